@@ -1,0 +1,45 @@
+// CUDA and cuBLAS status → exception, so every call's result is checked and a failure
+// names the call that saw it.
+#pragma once
+
+#include <cublas_v2.h>
+#include <cuda_runtime.h>
+
+#include <stdexcept>
+#include <string>
+
+namespace gemm {
+
+struct CudaFailure : std::runtime_error {
+    CudaFailure(cudaError_t code, const std::string &what)
+        : std::runtime_error(what + ": " + cudaGetErrorString(code)), code(code) {}
+    cudaError_t code;
+};
+
+inline void cuda_check(cudaError_t code, const char *what) {
+    if (code != cudaSuccess) throw CudaFailure(code, what);
+}
+
+inline void cublas_check(cublasStatus_t status, const char *what) {
+    if (status != CUBLAS_STATUS_SUCCESS)
+        throw std::runtime_error(std::string(what) + ": cuBLAS status " + std::to_string(static_cast<int>(status)));
+}
+
+// Owning device allocation of n elements.
+template <typename T> class DeviceArray {
+  public:
+    explicit DeviceArray(std::size_t n) : size_(n) {
+        cuda_check(cudaMalloc(reinterpret_cast<void **>(&data_), n * sizeof(T)), "cudaMalloc");
+    }
+    ~DeviceArray() { cudaFree(data_); }
+    DeviceArray(const DeviceArray &) = delete;
+    DeviceArray &operator=(const DeviceArray &) = delete;
+    T *data() const { return data_; }
+    std::size_t size() const { return size_; }
+
+  private:
+    T *data_ = nullptr;
+    std::size_t size_;
+};
+
+} // namespace gemm

@@ -1,0 +1,80 @@
+// A stand-in for gemm-worker that misbehaves on purpose, so the supervisor's handling
+// of hanging, crashing, silent and babbling workers is tested without a GPU.
+// Usage: stand_in_worker MODE --channel-in=FD --channel-out=FD
+#include "channel.hpp"
+#include "protocol.hpp"
+
+#include <csignal>
+#include <cstdio>
+#include <cstring>
+#include <string>
+#include <unistd.h>
+
+namespace {
+
+using namespace gemm;
+
+int fd_argument(int argc, char **argv, const char *prefix) {
+    for (int i = 1; i < argc; ++i)
+        if (std::strncmp(argv[i], prefix, std::strlen(prefix)) == 0) return std::atoi(argv[i] + std::strlen(prefix));
+    return -1;
+}
+
+nlohmann::json accepted(const TestCase &tc) {
+    CaseResult r;
+    r.name = tc.name;
+    r.M = tc.M;
+    r.N = tc.N;
+    r.K = tc.K;
+    r.verdict = Verdict::AC;
+    return {{"event", event::result}, {"result", r}, {"worker_exits", false}};
+}
+
+void sleep_forever() {
+    for (;;) pause();
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+    const std::string mode = argc > 1 ? argv[1] : "ok";
+    const int out_fd = fd_argument(argc, argv, "--channel-out=");
+    WorkerChannel channel(fd_argument(argc, argv, "--channel-in="), out_fd);
+    if (mode == "crash-on-start") std::raise(SIGSEGV);
+    DeviceInfo device;
+    device.present = true;
+    device.name = "Stand-in GPU";
+    channel.send({{"event", event::hello}, {"device", device}, {"solve_error", mode == "no-solve" ? "no solve" : ""}});
+    int cases_seen = 0;
+    while (auto request = channel.receive()) {
+        const auto tc = request->get<TestCase>();
+        ++cases_seen;
+        channel.send({{"event", event::judge}});
+        if (mode == "hang-in-judge") sleep_forever();
+        channel.send({{"event", event::call}});
+        if (mode == "hang-in-call") sleep_forever();
+        if (mode == "crash" || (mode == "crash-second-case" && cases_seen == 2)) std::raise(SIGSEGV);
+        if (mode == "exit0") std::exit(0);
+        if (mode == "abort") std::abort();
+        if (mode == "close-channel") {
+            close(out_fd);
+            usleep(100000);
+            std::exit(0);
+        }
+        if (mode == "garbage-channel") {
+            const char garbage[] = "AC AC AC\n";
+            write(out_fd, garbage, sizeof garbage - 1);
+            sleep_forever();
+        }
+        if (mode == "garbage-stdout") std::printf("{\"event\":\"result\",\"verdict\":\"AC\"}\nAC\n");
+        if (mode == "flood") {
+            std::string line(1023, 'x');
+            for (int i = 0; i < 10240; ++i) std::printf("%s\n", line.c_str());
+            std::printf("last line\n");
+        }
+        std::fflush(stdout);
+        channel.send({{"event", event::judge}});
+        channel.send(accepted(tc));
+    }
+    return 0;
+}

@@ -1,0 +1,170 @@
+// The command line of ./judge and the --case selector.
+#include <doctest/doctest.h>
+
+#include "cli.hpp"
+
+#include <iostream>
+#include <sstream>
+#include <string>
+#include <variant>
+#include <vector>
+
+using namespace gemm;
+
+namespace {
+
+const std::string solution = GEMM_SOURCE_DIR "/solutions/tiled.cu";
+const std::string testcases = GEMM_SOURCE_DIR "/testcases";
+
+// What parse_command_line returned, with what it printed captured instead of shown.
+struct Parsed {
+    std::variant<JudgeOptions, int> result;
+    std::string out, err;
+};
+
+Parsed parse(std::vector<std::string> args) {
+    args.insert(args.begin(), "judge");
+    std::vector<const char *> argv;
+    for (const auto &a : args) argv.push_back(a.c_str());
+    std::ostringstream out, err;
+    auto *old_out = std::cout.rdbuf(out.rdbuf());
+    auto *old_err = std::cerr.rdbuf(err.rdbuf());
+    auto result = parse_command_line(static_cast<int>(argv.size()), argv.data(), "/default/testcases", "/opt/nvcc");
+    std::cout.rdbuf(old_out);
+    std::cerr.rdbuf(old_err);
+    return {std::move(result), out.str(), err.str()};
+}
+
+bool contains(const std::string &s, const std::string &part) { return s.find(part) != std::string::npos; }
+
+} // namespace
+
+TEST_CASE("a bare solution gets every default") {
+    const auto p = parse({solution});
+    REQUIRE(std::holds_alternative<JudgeOptions>(p.result));
+    const auto &o = std::get<JudgeOptions>(p.result);
+    CHECK(o.solution == solution);
+    CHECK(o.cases.empty());
+    CHECK(o.testcases_dir == "/default/testcases");
+    CHECK(o.nvcc == "/opt/nvcc");
+    CHECK(o.arch.empty());
+    CHECK(o.json_path.empty());
+    CHECK_FALSE(o.cache_dir.empty());
+    CHECK(o.baseline == "perf");
+    CHECK(o.time_budget_s == 0.3);
+    CHECK_FALSE(o.show_output);
+    CHECK_FALSE(o.list);
+}
+
+TEST_CASE("every option lands in its field") {
+    const auto p = parse({solution, "--testcases", testcases, "--arch", "sm_90", "--json", "out.json",
+                          "--time-budget", "1.5", "--baseline", "all", "--show-output", "--nvcc", "/usr/bin/nvcc",
+                          "--cache-dir", "/tmp/cache"});
+    REQUIRE(std::holds_alternative<JudgeOptions>(p.result));
+    const auto &o = std::get<JudgeOptions>(p.result);
+    CHECK(o.testcases_dir == testcases);
+    CHECK(o.arch == "sm_90");
+    CHECK(o.json_path == "out.json");
+    CHECK(o.time_budget_s == 1.5);
+    CHECK(o.baseline == "all");
+    CHECK(o.show_output);
+    CHECK(o.nvcc == "/usr/bin/nvcc");
+    CHECK(o.cache_dir == "/tmp/cache");
+}
+
+TEST_CASE("--case may be repeated and keeps its order") {
+    const auto p = parse({solution, "--case", "sample", "--case", "secret/04-primes", "--case", "07-mult32-minus-one"});
+    REQUIRE(std::holds_alternative<JudgeOptions>(p.result));
+    CHECK(std::get<JudgeOptions>(p.result).cases ==
+          std::vector<std::string>{"sample", "secret/04-primes", "07-mult32-minus-one"});
+}
+
+TEST_CASE("a baseline other than perf, all or none is a usage error") {
+    const auto p = parse({solution, "--baseline", "sometimes"});
+    REQUIRE(std::holds_alternative<int>(p.result));
+    CHECK(std::get<int>(p.result) == 64);
+    CHECK_FALSE(p.err.empty());
+}
+
+TEST_CASE("--baseline none is accepted") {
+    const auto p = parse({solution, "--baseline", "none"});
+    REQUIRE(std::holds_alternative<JudgeOptions>(p.result));
+    CHECK(std::get<JudgeOptions>(p.result).baseline == "none");
+}
+
+TEST_CASE("--help prints the usage and returns 0") {
+    const auto p = parse({"--help"});
+    REQUIRE(std::holds_alternative<int>(p.result));
+    CHECK(std::get<int>(p.result) == 0);
+    CHECK(contains(p.out, "--case"));
+    CHECK(contains(p.out, "Exit status"));
+}
+
+TEST_CASE("a missing solution is a usage error") {
+    const auto p = parse({});
+    REQUIRE(std::holds_alternative<int>(p.result));
+    CHECK(std::get<int>(p.result) == 64);
+    CHECK(contains(p.err, "solution"));
+}
+
+TEST_CASE("a solution file that does not exist is a usage error") {
+    const auto p = parse({GEMM_SOURCE_DIR "/solutions/no-such-file.cu"});
+    REQUIRE(std::holds_alternative<int>(p.result));
+    CHECK(std::get<int>(p.result) == 64);
+}
+
+TEST_CASE("--list needs no solution") {
+    const auto p = parse({"--list"});
+    REQUIRE(std::holds_alternative<JudgeOptions>(p.result));
+    CHECK(std::get<JudgeOptions>(p.result).list);
+    CHECK(std::get<JudgeOptions>(p.result).solution.empty());
+}
+
+TEST_CASE("a testcases folder that does not exist is a usage error") {
+    const auto p = parse({solution, "--testcases", GEMM_SOURCE_DIR "/no-such-folder"});
+    REQUIRE(std::holds_alternative<int>(p.result));
+    CHECK(std::get<int>(p.result) == 64);
+}
+
+TEST_CASE("a time budget outside 0 to 60 seconds is a usage error") {
+    for (const char *budget : {"61", "-1", "soon"}) {
+        CAPTURE(budget);
+        const auto p = parse({solution, "--time-budget", budget});
+        REQUIRE(std::holds_alternative<int>(p.result));
+        CHECK(std::get<int>(p.result) == 64);
+    }
+}
+
+TEST_CASE("an unknown option is a usage error") {
+    const auto p = parse({solution, "--fast"});
+    REQUIRE(std::holds_alternative<int>(p.result));
+    CHECK(std::get<int>(p.result) == 64);
+}
+
+TEST_CASE("a selector picks a case by its exact name") {
+    CHECK(case_selected("secret/04-primes", "secret/04-primes"));
+    CHECK_FALSE(case_selected("secret/04-primes", "secret/05-mult16-minus-one"));
+    CHECK(case_selected("top", "top"));
+}
+
+TEST_CASE("a selector picks every case of a category") {
+    CHECK(case_selected("secret/04-primes", "secret"));
+    CHECK(case_selected("perf/01-cube-4096", "perf"));
+    CHECK_FALSE(case_selected("secret/04-primes", "perf"));
+    CHECK_FALSE(case_selected("sample/01-one-by-one", "secret"));
+}
+
+TEST_CASE("a selector picks a case by the part after its category") {
+    CHECK(case_selected("secret/04-primes", "04-primes"));
+    CHECK_FALSE(case_selected("sample/04-primes-too", "04-primes"));
+}
+
+TEST_CASE("a selector never matches a mere substring") {
+    CHECK_FALSE(case_selected("secret/04-primes", "primes"));
+    CHECK_FALSE(case_selected("secret/04-primes", "04"));
+    CHECK_FALSE(case_selected("secret/04-primes", "secre"));
+    CHECK_FALSE(case_selected("secret/04-primes", "ecret/04-primes"));
+    CHECK_FALSE(case_selected("secret/04-primes", "secret/04"));
+    CHECK_FALSE(case_selected("secret/04-primes", ""));
+    CHECK_FALSE(case_selected("top", "to"));
+}

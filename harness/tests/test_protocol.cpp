@@ -1,0 +1,279 @@
+// The supervisor ↔ worker channel: every message survives a trip through JSON text,
+// including the NaN and infinite figures that JSON itself cannot spell.
+#include <doctest/doctest.h>
+
+#include "protocol.hpp"
+
+#include <cmath>
+#include <limits>
+#include <string>
+
+using namespace gemm;
+using nlohmann::json;
+
+namespace {
+
+// Serialize to text and back, as the channel does.
+template <class T> T round_trip(const T &value) { return json::parse(json(value).dump()).get<T>(); }
+
+TimedRun sample_timing() {
+    TimedRun t;
+    t.stats.samples = 17;
+    t.stats.median_ms = 1.5;
+    t.stats.min_ms = 1.25;
+    t.stats.max_ms = 9.75;
+    t.stats.q1_ms = 1.375;
+    t.stats.q3_ms = 1.875;
+    t.calls_with_unsynchronized_work = 3;
+    t.host_clock_used = true;
+    t.sm_clock_mhz = 1980;
+    return t;
+}
+
+} // namespace
+
+TEST_CASE("a generated testcase survives the trip through JSON") {
+    TestCase tc;
+    tc.name = "secret/18-integers-exact";
+    tc.category = "secret";
+    tc.path = "/suite/secret/18-integers-exact.case";
+    tc.M = 250;
+    tc.N = 310;
+    tc.K = 190;
+    tc.generator = GeneratorSpec{Distribution::Integers, -4, 4, 576460752303423487ull};
+    tc.time_limit_s = 2.5;
+    const auto back = round_trip(tc);
+    CHECK(back.name == tc.name);
+    CHECK(back.category == "secret");
+    CHECK(back.path == tc.path);
+    CHECK(back.M == 250);
+    CHECK(back.N == 310);
+    CHECK(back.K == 190);
+    CHECK(back.generator.distribution == Distribution::Integers);
+    CHECK(back.generator.low == -4.0);
+    CHECK(back.generator.high == 4.0);
+    CHECK(back.generator.seed == 576460752303423487ull); // 2^59 − 1, beyond a double's 53 bits
+    CHECK_FALSE(back.has_explicit_data);
+    CHECK(back.A.empty());
+    CHECK(back.B.empty());
+    CHECK(back.time_limit_s == 2.5);
+}
+
+TEST_CASE("a uniform testcase keeps fractional bounds exactly") {
+    TestCase tc;
+    tc.name = "perf/x";
+    tc.category = "perf";
+    tc.M = tc.N = tc.K = 3;
+    tc.generator = GeneratorSpec{Distribution::Uniform, -0.1, 0.3, 5};
+    const auto back = round_trip(tc);
+    CHECK(back.generator.distribution == Distribution::Uniform);
+    CHECK(back.generator.low == -0.1);
+    CHECK(back.generator.high == 0.3);
+    CHECK(back.time_limit_s == 0.0);
+}
+
+TEST_CASE("an explicit testcase carries its A and B bit for bit") {
+    TestCase tc;
+    tc.name = "sample/02-small-explicit";
+    tc.category = "sample";
+    tc.M = 1;
+    tc.N = 3;
+    tc.K = 2;
+    tc.has_explicit_data = true;
+    tc.A = {0.1f, -1e-30f, 3.4e38f};
+    tc.B = {1.5f, -2.25f, 0.3f, 7.0f, 1e-7f, -0.0f};
+    const auto j = json(tc);
+    CHECK(j.at("explicit") == true);
+    CHECK(j.contains("A"));
+    const auto back = round_trip(tc);
+    CHECK(back.has_explicit_data);
+    CHECK(back.A == tc.A);
+    CHECK(back.B == tc.B);
+    CHECK(std::signbit(back.B[5]));
+}
+
+TEST_CASE("a generated testcase sends no matrices") {
+    TestCase tc;
+    tc.name = "secret/x";
+    tc.A = {1, 2}; // left over; not explicit, so not sent
+    const auto j = json(tc);
+    CHECK_FALSE(j.contains("A"));
+    CHECK_FALSE(j.contains("B"));
+    CHECK(j.at("distribution") == "uniform");
+}
+
+TEST_CASE("device information survives the trip through JSON") {
+    DeviceInfo d;
+    d.present = true;
+    d.error = "";
+    d.name = "NVIDIA H200";
+    d.cc_major = 9;
+    d.cc_minor = 0;
+    d.sm_count = 132;
+    d.l2_bytes = 62914560;
+    d.memory_bytes = 150754820096LL; // above 2^32
+    d.driver_version = "580.159.04";
+    d.cuda_driver_version = 13000;
+    d.cuda_runtime_version = 12080;
+    d.sm_clock_mhz = 1755;
+    d.sm_clock_max_mhz = 1980;
+    d.memory_clock_mhz = 3201;
+    CHECK(json(d).at("compute_capability") == "sm_90");
+    const auto back = round_trip(d);
+    CHECK(back.present);
+    CHECK(back.name == "NVIDIA H200");
+    CHECK(back.cc_major == 9);
+    CHECK(back.cc_minor == 0);
+    CHECK(back.sm_count == 132);
+    CHECK(back.l2_bytes == 62914560);
+    CHECK(back.memory_bytes == 150754820096LL);
+    CHECK(back.driver_version == "580.159.04");
+    CHECK(back.cuda_driver_version == 13000);
+    CHECK(back.cuda_runtime_version == 12080);
+    CHECK(back.sm_clock_mhz == 1755);
+    CHECK(back.sm_clock_max_mhz == 1980);
+    CHECK(back.memory_clock_mhz == 3201);
+}
+
+TEST_CASE("an absent device keeps the reason it is absent") {
+    DeviceInfo d;
+    d.error = "no CUDA-capable device is detected";
+    const auto back = round_trip(d);
+    CHECK_FALSE(back.present);
+    CHECK(back.error == "no CUDA-capable device is detected");
+}
+
+TEST_CASE("an output check with a NaN element and an infinite ratio travels with nulls") {
+    OutputCheck o;
+    o.elementwise_ratio = std::numeric_limits<double>::infinity();
+    o.normwise_ratio = 3.5;
+    o.elements = 1LL << 33;
+    o.out_of_bound = 4;
+    o.non_finite = 2;
+    o.unwritten = 0;
+    o.first_out_of_bound = BadElement{1, 2, 3.0, 4.5, 0.0};
+    o.first_non_finite = BadElement{7, 8, -1.25, std::nan(""), 2e-6};
+    const auto text = json(o).dump();
+    CHECK(text.find("\"elementwise_ratio\":null") != std::string::npos);
+    CHECK(text.find("\"got\":null") != std::string::npos);
+    CHECK(text.find("\"first_unwritten\":null") != std::string::npos);
+
+    const auto back = json::parse(text).get<OutputCheck>();
+    CHECK(std::isinf(back.elementwise_ratio));
+    CHECK(back.elementwise_ratio > 0);
+    CHECK(back.normwise_ratio == 3.5);
+    CHECK(back.elements == (1LL << 33));
+    CHECK(back.out_of_bound == 4);
+    CHECK(back.non_finite == 2);
+    CHECK(back.unwritten == 0);
+    REQUIRE(back.first_out_of_bound.has_value());
+    CHECK(back.first_out_of_bound->row == 1);
+    CHECK(back.first_out_of_bound->col == 2);
+    CHECK(back.first_out_of_bound->expected == 3.0);
+    CHECK(back.first_out_of_bound->got == 4.5);
+    CHECK(back.first_out_of_bound->bound == 0.0);
+    REQUIRE(back.first_non_finite.has_value());
+    CHECK(back.first_non_finite->row == 7);
+    CHECK(back.first_non_finite->col == 8);
+    CHECK(back.first_non_finite->expected == -1.25);
+    CHECK(std::isnan(back.first_non_finite->got));
+    CHECK(back.first_non_finite->bound == 2e-6);
+    CHECK_FALSE(back.first_unwritten.has_value());
+}
+
+TEST_CASE("an infinite normwise ratio also comes back infinite") {
+    OutputCheck o;
+    o.normwise_ratio = std::numeric_limits<double>::infinity();
+    o.first_unwritten = BadElement{0, 5, 1.0, 2.0, 3.0};
+    const auto back = round_trip(o);
+    CHECK(std::isinf(back.normwise_ratio));
+    CHECK(back.elementwise_ratio == 0.0);
+    REQUIRE(back.first_unwritten.has_value());
+    CHECK(back.first_unwritten->col == 5);
+}
+
+TEST_CASE("a timed run survives the trip through JSON and reports its spread") {
+    const auto t = sample_timing();
+    const auto j = json(t);
+    // (1.875 − 1.375) / 1.5
+    CHECK(j.at("relative_spread").get<double>() == doctest::Approx(1.0 / 3.0));
+    const auto back = round_trip(t);
+    CHECK(back.stats.samples == 17);
+    CHECK(back.stats.median_ms == 1.5);
+    CHECK(back.stats.min_ms == 1.25);
+    CHECK(back.stats.max_ms == 9.75);
+    CHECK(back.stats.q1_ms == 1.375);
+    CHECK(back.stats.q3_ms == 1.875);
+    CHECK(back.calls_with_unsynchronized_work == 3);
+    CHECK(back.host_clock_used);
+    CHECK(back.sm_clock_mhz == 1980);
+}
+
+TEST_CASE("a case result survives the trip through JSON with its optional parts") {
+    CaseResult r;
+    r.name = "secret/04-primes";
+    r.M = 127;
+    r.N = 131;
+    r.K = 137;
+    r.verdict = Verdict::TLE;
+    r.detail = "solve() ran past 1.2 s";
+    OutputCheck c;
+    c.elementwise_ratio = 0.125;
+    c.normwise_ratio = 0.0625;
+    c.elements = 127 * 137;
+    r.check = c;
+    r.timing = sample_timing();
+    r.reference_method = "cpu-fp64";
+    r.output_tail = "hello\nworld\n";
+    r.wall_seconds = 3.75;
+    const auto back = round_trip(r);
+    CHECK(back.name == "secret/04-primes");
+    CHECK(back.M == 127);
+    CHECK(back.N == 131);
+    CHECK(back.K == 137);
+    CHECK(back.verdict == Verdict::TLE);
+    CHECK(back.detail == r.detail);
+    REQUIRE(back.check.has_value());
+    CHECK(back.check->elementwise_ratio == 0.125);
+    CHECK(back.check->normwise_ratio == 0.0625);
+    CHECK(back.check->elements == 127 * 137);
+    REQUIRE(back.timing.has_value());
+    CHECK(back.timing->stats.median_ms == 1.5);
+    CHECK(back.timing->host_clock_used);
+    CHECK_FALSE(back.baseline.has_value());
+    CHECK(back.reference_method == "cpu-fp64");
+    CHECK(back.output_tail == "hello\nworld\n");
+    CHECK(back.wall_seconds == 3.75);
+}
+
+TEST_CASE("a case result with only a baseline and no check comes back the same way") {
+    CaseResult r;
+    r.name = "perf/01-cube-4096";
+    r.verdict = Verdict::AC;
+    r.baseline = sample_timing();
+    const auto j = json(r);
+    CHECK(j.at("check").is_null());
+    CHECK(j.at("timing").is_null());
+    CHECK(j.at("verdict") == "AC");
+    const auto back = round_trip(r);
+    CHECK(back.verdict == Verdict::AC);
+    CHECK_FALSE(back.check.has_value());
+    CHECK_FALSE(back.timing.has_value());
+    REQUIRE(back.baseline.has_value());
+    CHECK(back.baseline->stats.samples == 17);
+}
+
+TEST_CASE("an unknown verdict name is read as a judge error") {
+    CaseResult r;
+    r.name = "x";
+    r.verdict = Verdict::AC;
+    auto j = json(r);
+    j["verdict"] = "MLE";
+    CHECK(j.get<CaseResult>().verdict == Verdict::JE);
+}
+
+TEST_CASE("a message missing a field is rejected rather than read as zero") {
+    auto j = json(sample_timing());
+    j.erase("median_ms");
+    CHECK_THROWS_AS(j.get<TimedRun>(), json::exception);
+}

@@ -1,0 +1,41 @@
+// The two FP64 references agree: the CPU one for small cases and cuBLAS DGEMM for
+// large ones must be interchangeable, or a case's verdict would depend on its size.
+#include "device_info.hpp"
+#include "reference.hpp"
+#include "reference_cublas.hpp"
+#include "rng.hpp"
+
+#include <doctest/doctest.h>
+#include <cmath>
+#include <cstdio>
+
+using namespace gemm;
+
+TEST_CASE("the CPU and cuBLAS FP64 references agree to FP64 rounding") {
+    if (!probe_device().present) {
+        std::printf("[skipped: no GPU]\n");
+        return;
+    }
+    const int M = 193, N = 517, K = 211;
+    GeneratorSpec spec;
+    spec.seed = 77;
+    const auto A = generate_matrix(spec, 0, MatrixId::A, M, N);
+    const auto B = generate_matrix(spec, 0, MatrixId::B, N, K);
+    cublasHandle_t handle;
+    REQUIRE(cublasCreate(&handle) == CUBLAS_STATUS_SUCCESS);
+    cublasSetMathMode(handle, CUBLAS_PEDANTIC_MATH);
+    const Reference gpu = reference_on_gpu(handle, A, B, M, N, K);
+    cublasDestroy(handle);
+    const Reference cpu = reference_on_cpu(A, B, M, N, K);
+    REQUIRE(gpu.value.size() == cpu.value.size());
+    // Any two FP64 summation orders differ by at most 2·γ_N(FP64)·(|A||B|)ᵢⱼ.
+    const double gamma64 = N * 0x1p-53 / (1 - N * 0x1p-53);
+    double worst = 0;
+    for (std::size_t i = 0; i < cpu.value.size(); ++i) {
+        worst = std::max(worst, std::fabs(cpu.value[i] - gpu.value[i]) / (2 * gamma64 * cpu.magnitude[i]));
+        REQUIRE(std::fabs(cpu.magnitude[i] - gpu.magnitude[i]) <= 2 * gamma64 * cpu.magnitude[i]);
+    }
+    MESSAGE("largest CPU/GPU difference in units of the FP64 bound: " << worst);
+    CHECK(worst <= 1.0);
+    CHECK(gpu.method == "cublas-dgemm");
+}
