@@ -49,9 +49,10 @@ std::string indented_tail(const std::string &tail, int max_lines) {
 } // namespace
 
 std::string format_duration_ms(double ms) {
-    if (ms >= 1000) return printf_string("%.3g s", ms / 1000);
-    if (ms >= 100) return printf_string("%.0f ms", ms);
-    if (ms >= 1) return printf_string("%.3g ms", ms);
+    // Thresholds on the rounded value, so 999.6 ms reads "1 s" and 0.9996 ms "1 ms".
+    if (ms >= 999.5) return printf_string("%.3g s", ms / 1000);
+    if (ms >= 99.95) return printf_string("%.0f ms", ms);
+    if (ms >= 0.9995) return printf_string("%.3g ms", ms);
     return printf_string("%.3f ms", ms);
 }
 
@@ -77,13 +78,13 @@ std::string format_header(const RunContext &run) {
 }
 
 std::string format_column_titles() {
-    return pad("case", 26) + pad("M×N×K", 20) + pad("verdict", 9) + pad("error/bound", 13) + pad("median", 12) +
+    return pad("case", 30) + pad("M×N×K", 20) + pad("verdict", 9) + pad("error/bound", 13) + pad("median", 12) +
            pad("GFLOP/s", 10) + "vs cuBLAS\n";
 }
 
 std::string format_row(const CaseResult &r, bool show_output) {
     const double ratio = error_over_bound(r);
-    std::string row = pad(r.name, 26) + pad(shape(r), 20) + pad(verdict_name(r.verdict), 9) +
+    std::string row = pad(r.name, 30) + pad(shape(r), 20) + pad(verdict_name(r.verdict), 9) +
                       pad(ratio < 0 ? "-" : (std::isfinite(ratio) ? printf_string("%.2f", ratio) : "inf"), 13);
     if (r.timing) {
         const double ms = r.timing->stats.median_ms;

@@ -12,6 +12,14 @@ namespace gemm {
 
 namespace {
 
+// The order a learner wants to read: the tiny public cases, the edge shapes, the big ones.
+int category_rank(const std::string &category) {
+    static const char *const order[] = {"sample", "secret", "perf"};
+    for (int i = 0; i < 3; ++i)
+        if (category == order[i]) return i;
+    return 3;
+}
+
 constexpr double max_generated_magnitude = 1e6;
 constexpr double max_integer_magnitude = 1 << 24; // exact in float
 
@@ -237,6 +245,9 @@ std::vector<TestCase> load_suite(const std::string &suite_root) {
         }
     }
     if (!errors.empty()) throw TestcaseError(errors.substr(0, errors.size() - 1));
+    std::stable_sort(cases.begin(), cases.end(), [](const TestCase &a, const TestCase &b) {
+        return category_rank(a.category) < category_rank(b.category);
+    });
     if (cases.empty()) throw TestcaseError(suite_root + ":0: holds no *.case files");
     return cases;
 }

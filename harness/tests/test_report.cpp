@@ -182,8 +182,8 @@ TEST_CASE("only the last 20 lines of the solution's output are shown") {
 TEST_CASE("the verdict column lines up with its title though × takes two bytes") {
     const auto titles = format_column_titles();
     const auto row = format_row(accepted_cube(), false);
-    CHECK(column_of(titles, titles.find("verdict")) == 46);
-    CHECK(column_of(row, row.find("AC")) == 46);
+    CHECK(column_of(titles, titles.find("verdict")) == 50);
+    CHECK(column_of(row, row.find("AC")) == 50);
     CHECK(column_of(titles, titles.find("GFLOP/s")) == column_of(row, row.find("200.0")));
 }
 
