@@ -8,8 +8,8 @@ using nlohmann::json;
 
 void to_json(json &j, const TestCase &tc) {
     j = json{{"name", tc.name}, {"category", tc.category}, {"path", tc.path}, {"M", tc.M}, {"N", tc.N}, {"K", tc.K},
-             {"distribution", tc.generator.distribution == Distribution::Uniform ? "uniform" : "integers"},
-             {"low", tc.generator.low}, {"high", tc.generator.high}, {"seed", tc.generator.seed},
+             {"distribution", distribution_name(tc.generator.distribution)}, {"low", tc.generator.low},
+             {"high", tc.generator.high}, {"density", tc.generator.density}, {"seed", tc.generator.seed},
              {"explicit", tc.has_explicit_data}, {"time_limit_s", tc.time_limit_s}};
     if (tc.has_explicit_data) {
         j["A"] = tc.A;
@@ -24,7 +24,8 @@ void from_json(const json &j, TestCase &tc) {
     j.at("M").get_to(tc.M);
     j.at("N").get_to(tc.N);
     j.at("K").get_to(tc.K);
-    tc.generator.distribution = j.at("distribution") == "uniform" ? Distribution::Uniform : Distribution::Integers;
+    tc.generator.distribution = distribution_from_name(j.at("distribution").get<std::string>());
+    j.at("density").get_to(tc.generator.density);
     j.at("low").get_to(tc.generator.low);
     j.at("high").get_to(tc.generator.high);
     j.at("seed").get_to(tc.generator.seed);

@@ -20,7 +20,12 @@ int category_rank(const std::string &category) {
     return 3;
 }
 
-constexpr double max_generated_magnitude = 1e6;
+// Magnitudes are kept inside FP32's normal range: no element past 1e30, no non-zero
+// element under 1e-15 (so every product is ≥ 1e-30, far above the subnormals at 1e-38,
+// where a correct FP32 kernel would lose the precision the bound assumes).
+constexpr double max_element_magnitude = 1e30;
+constexpr double min_element_magnitude = 1e-15;
+constexpr double max_result_magnitude = 1e37;
 constexpr double max_integer_magnitude = 1 << 24; // exact in float
 
 class Parser {
@@ -39,6 +44,7 @@ class Parser {
     }
     long long parse_integer(const std::string &token, const char *what) const;
     double parse_real(const std::string &token, const char *what) const;
+    void check_range(const TestCase &tc, double max_a, double max_b) const;
     int parse_dimension(const std::string &token, const char *what) const;
     void parse_data(const std::vector<std::string> &t, TestCase &tc);
     std::vector<double> read_matrix(const char *label, int rows, int cols, std::vector<int> *row_lines = nullptr);
@@ -92,16 +98,28 @@ void Parser::parse_data(const std::vector<std::string> &t, TestCase &tc) {
         data_explicit_ = true;
         return;
     }
-    if (t.size() != 4 || (t[1] != "uniform" && t[1] != "integers"))
-        fail("expected `data uniform LOW HIGH`, `data integers LOW HIGH` or `data explicit`");
     auto &g = tc.generator;
+    if (t.size() == 2 && (t[1] == "normal" || t[1] == "mixed")) {
+        g.distribution = t[1] == "normal" ? Distribution::Normal : Distribution::Mixed;
+        return;
+    }
+    if (t.size() == 3 && t[1] == "sparse") {
+        g.distribution = Distribution::Sparse;
+        g.density = parse_real(t[2], "DENSITY");
+        if (!(g.density > 0 && g.density <= 1)) fail("sparse needs a DENSITY in (0, 1]");
+        return;
+    }
+    if (t.size() != 4 || (t[1] != "uniform" && t[1] != "integers"))
+        fail("expected `data uniform LOW HIGH`, `data integers LOW HIGH`, `data normal`, `data mixed`, "
+             "`data sparse DENSITY` or `data explicit`");
     g.distribution = t[1] == "uniform" ? Distribution::Uniform : Distribution::Integers;
     if (g.distribution == Distribution::Uniform) {
         g.low = parse_real(t[2], "LOW");
         g.high = parse_real(t[3], "HIGH");
         if (!(g.low < g.high)) fail("uniform needs LOW < HIGH");
-        if (std::max(std::fabs(g.low), std::fabs(g.high)) > max_generated_magnitude)
-            fail("uniform bounds must lie within ±1e6 so that no product overflows FP32");
+        const double largest = std::max(std::fabs(g.low), std::fabs(g.high));
+        if (largest > max_element_magnitude) fail("uniform bounds must lie within ±1e30");
+        if (largest < 1e-10) fail("uniform bounds this close to 0 make products subnormal in FP32; use |bound| ≥ 1e-10");
     } else {
         g.low = static_cast<double>(parse_integer(t[2], "LOW"));
         g.high = static_cast<double>(parse_integer(t[3], "HIGH"));
@@ -131,6 +149,17 @@ std::vector<double> Parser::read_matrix(const char *label, int rows, int cols, s
     return values;
 }
 
+// |C|ᵢⱼ ≤ N·max|A|·max|B|: keep that well inside FP32's range (3.4e38), so a correct
+// kernel never overflows and an Inf in C is always the solution's.
+void Parser::check_range(const TestCase &tc, double max_a, double max_b) const {
+    const double worst = static_cast<double>(tc.N) * max_a * max_b;
+    if (worst > max_result_magnitude) {
+        std::ostringstream s;
+        s << "the result could overflow FP32: N·max|A|·max|B| = " << worst << " exceeds " << max_result_magnitude;
+        fail(s.str());
+    }
+}
+
 void Parser::check_complete(TestCase &tc) {
     if (!seen_.count("shape")) fail("missing `shape M N K`");
     if (!has_data_) fail("missing `data` line");
@@ -139,8 +168,10 @@ void Parser::check_complete(TestCase &tc) {
         auto as_floats = [this](const std::vector<double> &v, const char *label) {
             std::vector<float> f(v.size());
             for (std::size_t i = 0; i < v.size(); ++i) {
-                if (std::fabs(v[i]) > max_generated_magnitude)
-                    fail(std::string("an element of ") + label + " exceeds ±1e6");
+                const double magnitude = std::fabs(v[i]);
+                if (magnitude > max_element_magnitude) fail(std::string("an element of ") + label + " exceeds ±1e30");
+                if (magnitude != 0 && magnitude < min_element_magnitude)
+                    fail(std::string("an element of ") + label + " is non-zero but below 1e-15 (products would be subnormal)");
                 f[i] = static_cast<float>(v[i]);
             }
             return f;
@@ -152,10 +183,17 @@ void Parser::check_complete(TestCase &tc) {
         if (std::all_of(tc.A.begin(), tc.A.end(), [](float x) { return x == 0; }) ||
             std::all_of(tc.B.begin(), tc.B.end(), [](float x) { return x == 0; }))
             fail("an all-zero A or B hides unwritten output; give it non-zero data");
+        auto largest = [](const std::vector<float> &v) {
+            double m = 0;
+            for (float x : v) m = std::max(m, static_cast<double>(std::fabs(x)));
+            return m;
+        };
+        check_range(tc, largest(tc.A), largest(tc.B));
     } else {
         if (!has_seed_) fail("a generated case needs `seed S`");
         if (!a_.empty() || !b_.empty() || !c_.empty())
             fail("matrix blocks are only allowed with `data explicit`");
+        check_range(tc, max_magnitude(tc.generator), max_magnitude(tc.generator));
     }
 }
 

@@ -242,8 +242,8 @@ TEST_CASE("uniform needs LOW strictly below HIGH") {
     CHECK(rejection("shape 1 1 1\ndata uniform 2 -2\nseed 1\n") == "t.case:2: uniform needs LOW < HIGH");
 }
 
-TEST_CASE("uniform bounds beyond ±1e6 are rejected") {
-    CHECK(starts_with(rejection("shape 1 1 1\ndata uniform -1 2e6\nseed 1\n"), "t.case:2: uniform bounds must lie within"));
+TEST_CASE("uniform bounds beyond ±1e30 are rejected") {
+    CHECK(starts_with(rejection("shape 1 1 1\ndata uniform -1 2e30\nseed 1\n"), "t.case:2: uniform bounds must lie within"));
     CHECK_NOTHROW(parse_testcase("shape 1 1 1\ndata uniform -1e6 1e6\nseed 1\n", "p", "s/x"));
 }
 
@@ -264,8 +264,8 @@ TEST_CASE("an all-zero explicit A or B is rejected after the last line") {
     CHECK(starts_with(rejection("shape 1 2 1\ndata explicit\nA\n0 1\nB\n-0\n0\n"), "t.case:8: an all-zero A or B"));
 }
 
-TEST_CASE("an explicit element beyond ±1e6 is rejected") {
-    CHECK(starts_with(rejection("shape 1 1 1\ndata explicit\nA\n2e6\nB\n1\n"), "t.case:7: an element of A exceeds"));
+TEST_CASE("an explicit element beyond ±1e30 is rejected") {
+    CHECK(starts_with(rejection("shape 1 1 1\ndata explicit\nA\n2e30\nB\n1\n"), "t.case:7: an element of A exceeds"));
 }
 
 TEST_CASE("time_limit must be positive and at most 600 seconds") {
@@ -411,4 +411,35 @@ TEST_CASE("an explicit case seeds its timed inputs with 1 unless it names a seed
     const auto seeded = parse_testcase("shape 1 1 1\ndata explicit\nseed 77\nA\n2\nB\n3\n", "p", "sample/p");
     CHECK(seeded.generator.seed == 77u);
     CHECK(seeded.has_explicit_data);
+}
+
+TEST_CASE("normal, mixed and sparse data lines parse into their distributions") {
+    CHECK(parse_testcase("shape 2 3 4\ndata normal\nseed 1\n", "p", "secret/n").generator.distribution ==
+          Distribution::Normal);
+    CHECK(parse_testcase("shape 2 3 4\ndata mixed\nseed 1\n", "p", "secret/m").generator.distribution ==
+          Distribution::Mixed);
+    const auto sparse = parse_testcase("shape 2 3 4\ndata sparse 0.25\nseed 1\n", "p", "secret/s");
+    CHECK(sparse.generator.distribution == Distribution::Sparse);
+    CHECK(sparse.generator.density == 0.25);
+}
+
+TEST_CASE("a sparse density outside (0, 1] is rejected") {
+    CHECK(starts_with(rejection("shape 2 2 2\ndata sparse 0\nseed 1\n"), "t.case:2: sparse needs a DENSITY"));
+    CHECK(starts_with(rejection("shape 2 2 2\ndata sparse 1.5\nseed 1\n"), "t.case:2: sparse needs a DENSITY"));
+    CHECK(starts_with(rejection("shape 2 2 2\ndata sparse\nseed 1\n"), "t.case:2: expected `data uniform"));
+}
+
+TEST_CASE("a case whose result could overflow FP32 is rejected") {
+        CHECK(contains(rejection("shape 2 10 2\ndata uniform -1e19 1e19\nseed 1\n"), "t.case:4: the result could overflow FP32"));
+    CHECK(rejection("shape 2 1000 2\ndata uniform -1e15 1e15\nseed 1\n").empty());
+    CHECK(contains(rejection("shape 1 1 1\ndata explicit\nA\n1e20\nB\n1e20\n"), "could overflow FP32"));
+    CHECK(rejection("shape 1 1 1\ndata explicit\nA\n1e6\nB\n1e6\n").empty());
+    // Mixed data reaches 2^20 per element: N·2^40 passes 1e37 only past N ≈ 9e24, never.
+    CHECK(rejection("shape 2 2147483647 2\ndata mixed\nseed 1\n").empty());
+}
+
+TEST_CASE("magnitudes that would make FP32 products subnormal are rejected") {
+    CHECK(contains(rejection("shape 2 2 2\ndata uniform -1e-12 1e-12\nseed 1\n"), "t.case:2: uniform bounds this close to 0"));
+    CHECK(contains(rejection("shape 1 1 1\ndata explicit\nA\n1e-20\nB\n1\n"), "non-zero but below 1e-15"));
+    CHECK(rejection("shape 1 2 1\ndata explicit\nA\n0 1e-15\nB\n1\n2\n").empty());
 }
