@@ -1,25 +1,44 @@
 #include "case_runner.hpp"
 #include "device_info.hpp"
 #include "guarded_buffer.hpp"
-#include "protocol.hpp"
 #include "reference_cublas.hpp"
 
+#include <cmath>
 #include <cstring>
 
 namespace gemm {
 
+namespace {
+
+// Timed calls run on A·2^e with e ∈ {−1, 0, 1} changing before every call: products
+// and sums scale exactly, so the reference is 2^e·R, and no two consecutive calls see
+// the same inputs — an answer replayed from an earlier call is wrong.
+int next_exponent(SplitMix64 &choices, int previous) { return (previous + 2 + static_cast<int>(choices.next() % 2)) % 3 - 1; }
+
+// One timed output in four, chosen where the solution cannot see it, is checked besides the last.
+bool check_this_call(SplitMix64 &choices) { return choices.next() % 4 == 0; }
+
+} // namespace
+
 struct CaseRunner::Problem {
     Problem(int M, int N, int K)
         : M(M), N(N), K(K), A(std::size_t(M) * N), B(std::size_t(N) * K), C(std::size_t(M) * K) {}
-    void load(const Inputs &inputs) {
+    void load(const CaseInputs &inputs) {
         A.upload(inputs.A);
         B.upload(inputs.B);
+        a_exponent = 0;
         for (GuardedBuffer *buffer : {&A, &B, &C}) buffer->fill_guards();
         poison_output();
     }
     void poison_output() { C.fill(0xFF); }
+    void scale_A_to(cublasHandle_t handle, int exponent) {
+        const float factor = std::ldexp(1.0f, exponent - a_exponent);
+        cublas_check(cublasSscal_64(handle, static_cast<int64_t>(A.size()), &factor, A.data(), 1), "cublasSscal");
+        a_exponent = exponent;
+    }
     int M, N, K;
     GuardedBuffer A, B, C;
+    int a_exponent = 0; // A on the device is the input times 2^a_exponent
 };
 
 CaseRunner::CaseRunner(SolveFunction solve, WorkerChannel &channel, const DeviceInfo &device, TimingOptions options)
@@ -34,17 +53,24 @@ cublasHandle_t CaseRunner::cublas() {
     return cublas_;
 }
 
-CaseRunner::Inputs CaseRunner::make_inputs(const TestCase &tc, int input_set) const {
-    if (tc.has_explicit_data && input_set == checked_input_set) return {tc.A, tc.B};
-    return {generate_matrix(tc.generator, input_set, MatrixId::A, tc.M, tc.N),
-            generate_matrix(tc.generator, input_set, MatrixId::B, tc.N, tc.K)};
-}
-
-Reference CaseRunner::reference_for(const Inputs &inputs, int M, int N, int K) {
+Reference CaseRunner::reference_for(const CaseInputs &inputs, int M, int N, int K) {
     if (cpu_reference_is_cheap(M, N, K)) return reference_on_cpu(inputs.A, inputs.B, M, N, K);
     // Pedantic: no reduced-precision or emulated shortcut may touch the reference.
     cublas_check(cublasSetMathMode(cublas(), CUBLAS_PEDANTIC_MATH), "cublasSetMathMode");
     return reference_on_gpu(cublas(), inputs.A, inputs.B, M, N, K);
+}
+
+// A solution that resets the device or leaves another one current would make the
+// judge's own next CUDA call fail: name it as the solution's doing.
+void CaseRunner::check_device_untouched(const Problem &p) const {
+    int device = -1;
+    if (cudaGetDevice(&device) != cudaSuccess || device != 0)
+        throw SolveFailure("solve() left device " + std::to_string(device) + " current; it must leave device 0 current");
+    cudaPointerAttributes attributes{};
+    if (cudaPointerGetAttributes(&attributes, p.C.data()) != cudaSuccess || attributes.type != cudaMemoryTypeDevice) {
+        cudaGetLastError();
+        throw SolveFailure("solve() reset the device (cudaDeviceReset?): the judge's buffers no longer exist");
+    }
 }
 
 CallSample CaseRunner::invoke_solve(Problem &p, bool flush) {
@@ -55,49 +81,68 @@ CallSample CaseRunner::invoke_solve(Problem &p, bool flush) {
     try {
         sample = timer_.time([&] { solve_(p.A.data(), p.B.data(), p.C.data(), p.M, p.N, p.K); });
     } catch (const CudaFailure &e) {
+        check_device_untouched(p);
         throw SolveFailure(std::string("CUDA error in solve(): ") + cudaGetErrorString(e.code));
     }
+    check_device_untouched(p);
     channel_.send({{"event", event::judge}});
     return sample;
 }
 
-Judgement CaseRunner::inspect(Problem &p, const Inputs &inputs, const Reference &ref, OutputCheck &figures) const {
+Judgement CaseRunner::inspect(Problem &p, const CaseInputs &inputs, const Reference &ref, OutputCheck &figures) const {
     const auto C = p.C.download();
-    figures = compare_output(C.data(), ref);
-    auto unchanged = [](const GuardedBuffer &buffer, const std::vector<float> &original) {
+    figures = compare_output(C.data(), ref, precision_, std::ldexp(1.0, p.a_exponent));
+    auto unchanged = [](const GuardedBuffer &buffer, const std::vector<float> &original, int exponent) {
+        if (buffer.inspect_guards().any()) return false;
         const auto now = buffer.download();
-        return !buffer.inspect_guards().any() && std::memcmp(now.data(), original.data(), now.size() * sizeof(float)) == 0;
+        for (std::size_t i = 0; i < now.size(); ++i) {
+            const float expected = std::ldexp(original[i], exponent);
+            if (std::memcmp(&now[i], &expected, sizeof expected) != 0) return false;
+        }
+        return true;
     };
     IntegrityCheck integrity;
-    integrity.A_modified = !unchanged(p.A, inputs.A);
-    integrity.B_modified = !unchanged(p.B, inputs.B);
+    integrity.A_modified = !unchanged(p.A, inputs.A, p.a_exponent);
+    integrity.B_modified = !unchanged(p.B, inputs.B, 0);
     const GuardDamage damage = p.C.inspect_guards();
     integrity.floats_written_before_C = damage.floats_before;
     integrity.floats_written_after_C = damage.floats_after;
     return judge_output(figures, integrity);
 }
 
-TimedRun CaseRunner::time_solution(Problem &p) {
+std::optional<Judgement> CaseRunner::time_solution(Problem &p, const CaseInputs &inputs, const Reference &ref,
+                                                   SplitMix64 &choices, TimedRun &run) {
+    auto failed_check = [&]() -> std::optional<Judgement> {
+        OutputCheck figures;
+        Judgement j = inspect(p, inputs, ref, figures);
+        if (j.verdict == Verdict::AC) return std::nullopt;
+        j.detail = "output of a timed call (other inputs than the checked call's): " + j.detail;
+        return j;
+    };
+    p.scale_A_to(cublas(), next_exponent(choices, p.a_exponent));
     invoke_solve(p, true); // warm-up: caches, clocks, lazily loaded modules
+    if (auto bad = failed_check()) return bad;
     std::vector<double> samples;
     double total_ms = 0;
-    TimedRun run;
     while (static_cast<int>(samples.size()) < options_.max_samples &&
            (static_cast<int>(samples.size()) < options_.min_samples || total_ms < options_.budget_s * 1e3)) {
+        p.scale_A_to(cublas(), next_exponent(choices, p.a_exponent));
         const CallSample s = invoke_solve(p, true);
         run.calls_with_unsynchronized_work += s.unsynchronized_work();
         samples.push_back(s.time_ms());
         total_ms += s.time_ms();
+        if (check_this_call(choices))
+            if (auto bad = failed_check()) return bad;
     }
     run.host_clock_used = run.calls_with_unsynchronized_work > 0;
     run.stats = summarize(samples);
     run.sm_clock_mhz = current_sm_clock_mhz();
-    return run;
+    return failed_check(); // the last output, always
 }
 
-TimedRun CaseRunner::time_cublas(Problem &p, const TestCase &tc) {
+TimedRun CaseRunner::time_cublas(Problem &p) {
     cublas_check(cublasSetMathMode(cublas(), CUBLAS_DEFAULT_MATH), "cublasSetMathMode");
-    auto call = [&] { row_major_sgemm(cublas(), p.A.data(), p.B.data(), p.C.data(), tc.M, tc.N, tc.K); };
+    auto call = [&] { row_major_sgemm(cublas(), p.A.data(), p.B.data(), p.C.data(), p.M, p.N, p.K); };
     timer_.time(call);
     std::vector<double> samples;
     double total_ms = 0;
@@ -118,7 +163,9 @@ bool CaseRunner::wants_baseline(const TestCase &tc) const {
     return options_.baseline == BaselineMode::All || (options_.baseline == BaselineMode::Perf && tc.category == "perf");
 }
 
-CaseResult CaseRunner::run(const TestCase &tc) {
+CaseResult CaseRunner::run(const CaseRequest &request) {
+    const TestCase &tc = request.testcase;
+    precision_ = request.mode.precision;
     CaseResult r;
     r.name = tc.name;
     r.M = tc.M;
@@ -127,7 +174,7 @@ CaseResult CaseRunner::run(const TestCase &tc) {
     channel_.send({{"event", event::judge}});
     Problem problem(tc.M, tc.N, tc.K);
     {
-        const Inputs inputs = make_inputs(tc, checked_input_set);
+        const CaseInputs inputs = case_inputs(tc, checked_input_set);
         const Reference ref = reference_for(inputs, tc.M, tc.N, tc.K); // before solve() can touch anything
         r.reference_method = ref.method;
         problem.load(inputs);
@@ -135,27 +182,22 @@ CaseResult CaseRunner::run(const TestCase &tc) {
         OutputCheck figures;
         const Judgement j = inspect(problem, inputs, ref, figures);
         r.check = figures;
-        if (j.verdict != Verdict::AC) {
-            r.verdict = j.verdict;
-            r.detail = j.detail;
-            return r;
-        }
+        r.verdict = j.verdict;
+        r.detail = j.detail;
+        if (j.verdict != Verdict::AC || !request.mode.timed) return r;
     }
-    // Timed calls get other inputs than the checked call, and their last output is
-    // checked too: an answer remembered from an earlier call fails here.
-    const Inputs inputs = make_inputs(tc, timed_input_set);
+    const CaseInputs inputs = case_inputs(tc, timed_input_set);
     const Reference ref = reference_for(inputs, tc.M, tc.N, tc.K);
     problem.load(inputs);
-    r.timing = time_solution(problem);
-    OutputCheck figures;
-    const Judgement j = inspect(problem, inputs, ref, figures);
-    if (j.verdict != Verdict::AC) {
-        r.verdict = j.verdict;
-        r.detail = "output of the timed calls (inputs other than the checked call's): " + j.detail;
+    SplitMix64 choices(request.secret);
+    TimedRun timing;
+    if (auto bad = time_solution(problem, inputs, ref, choices, timing)) {
+        r.verdict = bad->verdict;
+        r.detail = bad->detail;
         return r;
     }
-    if (wants_baseline(tc)) r.baseline = time_cublas(problem, tc);
-    r.verdict = Verdict::AC;
+    r.timing = timing;
+    if (wants_baseline(tc)) r.baseline = time_cublas(problem);
     return r;
 }
 

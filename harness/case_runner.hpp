@@ -6,10 +6,11 @@
 #include "call_timer.hpp"
 #include "case_result.hpp"
 #include "channel.hpp"
+#include "protocol.hpp"
+#include "rng.hpp"
 #include "testcase.hpp"
 
 #include <cublas_v2.h>
-#include <memory>
 
 namespace gemm {
 
@@ -24,7 +25,8 @@ struct TimingOptions {
     BaselineMode baseline = BaselineMode::Perf;
 };
 
-// A CUDA error raised by the solution's own call: RE, and the context may be dead.
+// A failure caused by the solution's own call (a CUDA error, a reset device): RE, and
+// the CUDA context may be unusable.
 struct SolveFailure : std::runtime_error {
     using std::runtime_error::runtime_error;
 };
@@ -33,19 +35,17 @@ class CaseRunner {
   public:
     CaseRunner(SolveFunction solve, WorkerChannel &channel, const DeviceInfo &device, TimingOptions options);
     ~CaseRunner();
-    CaseResult run(const TestCase &tc);
+    CaseResult run(const CaseRequest &request);
 
   private:
     struct Problem;
-    struct Inputs {
-        std::vector<float> A, B;
-    };
-    Inputs make_inputs(const TestCase &tc, int input_set) const;
-    Reference reference_for(const Inputs &inputs, int M, int N, int K);
+    Reference reference_for(const CaseInputs &inputs, int M, int N, int K);
     CallSample invoke_solve(Problem &p, bool flush);
-    Judgement inspect(Problem &p, const Inputs &inputs, const Reference &ref, OutputCheck &figures) const;
-    TimedRun time_solution(Problem &p);
-    TimedRun time_cublas(Problem &p, const TestCase &tc);
+    void check_device_untouched(const Problem &p) const;
+    Judgement inspect(Problem &p, const CaseInputs &inputs, const Reference &ref, OutputCheck &figures) const;
+    std::optional<Judgement> time_solution(Problem &p, const CaseInputs &inputs, const Reference &ref,
+                                           SplitMix64 &choices, TimedRun &run);
+    TimedRun time_cublas(Problem &p);
     bool wants_baseline(const TestCase &tc) const;
     cublasHandle_t cublas();
 
@@ -54,6 +54,7 @@ class CaseRunner {
     TimingOptions options_;
     CallTimer timer_;
     cublasHandle_t cublas_ = nullptr;
+    Precision precision_ = Precision::FP32;
 };
 
 } // namespace gemm

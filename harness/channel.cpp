@@ -19,7 +19,8 @@ std::optional<nlohmann::json> WorkerChannel::receive() {
     }
 }
 
-void WorkerChannel::send(const nlohmann::json &message) {
+void WorkerChannel::send(nlohmann::json message) {
+    message["nonce"] = nonce_;
     const std::string line = message.dump() + "\n";
     std::size_t written = 0;
     while (written < line.size()) {

@@ -1,4 +1,5 @@
 #include "check.hpp"
+#include "diagnosis.hpp"
 
 #include <cmath>
 #include <cstring>
@@ -6,44 +7,89 @@
 
 namespace gemm {
 
+const char *precision_name(Precision p) {
+    switch (p) {
+    case Precision::FP32: return "fp32";
+    case Precision::TF32: return "tf32";
+    case Precision::BF16: return "bf16";
+    }
+    return "fp32";
+}
+
+std::optional<Precision> parse_precision(const std::string &name) {
+    for (Precision p : {Precision::FP32, Precision::TF32, Precision::BF16})
+        if (name == precision_name(p)) return p;
+    return std::nullopt;
+}
+
+double input_unit_roundoff(Precision p) {
+    switch (p) {
+    case Precision::TF32: return 0x1p-11; // 10 stored mantissa bits
+    case Precision::BF16: return 0x1p-8;  // 7 stored mantissa bits
+    default: return 0;
+    }
+}
+
 double gamma_n(int N) {
     const double nu = N * fp32_unit_roundoff;
     return nu / (1.0 - nu);
 }
 
-double elementwise_bound(int N, double magnitude) { return elementwise_safety_factor * gamma_n(N) * magnitude; }
+double elementwise_bound(int N, double magnitude, Precision p) {
+    const double up = input_unit_roundoff(p);
+    return elementwise_safety_factor * (gamma_n(N) + 2 * up + up * up) * magnitude;
+}
 
-double normwise_tolerance(int N) { return normwise_factor * fp32_unit_roundoff * std::sqrt(static_cast<double>(N)); }
+double normwise_tolerance(int N, Precision p) {
+    return normwise_factor * (fp32_unit_roundoff * std::sqrt(static_cast<double>(N)) + input_unit_roundoff(p));
+}
 
-OutputCheck compare_output(const float *C, const Reference &ref) {
+std::string error_class(double normwise_error, int N) {
+    if (normwise_error <= normwise_tolerance(N, Precision::FP32)) return "FP32-like";
+    if (normwise_error <= normwise_tolerance(N, Precision::TF32)) return "TF32-like";
+    if (normwise_error <= normwise_tolerance(N, Precision::BF16)) return "BF16-like";
+    return "worse than BF16";
+}
+
+OutputCheck compare_output(const float *C, const Reference &ref, Precision p, double scale) {
     OutputCheck out;
+    out.precision = p;
     out.elements = static_cast<long long>(ref.value.size());
-    const double gamma = elementwise_safety_factor * gamma_n(ref.N);
+    BadElementCounts bad(ref.M, ref.K);
+    const double bound_per_magnitude = elementwise_bound(ref.N, 1.0, p);
     double error_sq = 0, reference_sq = 0;
     for (long long i = 0; i < out.elements; ++i) {
-        const double r = ref.value[i];
+        const double r = scale * ref.value[i];
         reference_sq += r * r;
         std::uint32_t bits;
         std::memcpy(&bits, &C[i], sizeof bits);
-        const double bound = gamma * ref.magnitude[i];
-        const BadElement here{i / ref.K, i % ref.K, r, C[i], bound};
+        const double bound = bound_per_magnitude * scale * ref.magnitude[i];
+        const long long row = i / ref.K, col = i % ref.K;
         if (bits == poison_bits) {
-            if (out.unwritten++ == 0) out.first_unwritten = here;
+            if (out.unwritten++ == 0) out.first_unwritten = BadElement{row, col, r, C[i], bound};
+            bad.add(row, col, true);
             continue;
         }
         if (!std::isfinite(C[i])) {
-            if (out.non_finite++ == 0) out.first_non_finite = here;
+            if (out.non_finite++ == 0) out.first_non_finite = BadElement{row, col, r, C[i], bound};
+            bad.add(row, col, false);
             continue;
         }
         const double error = std::fabs(static_cast<double>(C[i]) - r);
         error_sq += error * error;
         if (error > bound) {
-            if (out.out_of_bound++ == 0) out.first_out_of_bound = here;
+            if (out.out_of_bound++ == 0) out.first_out_of_bound = BadElement{row, col, r, C[i], bound};
+            bad.add(row, col, false);
         }
         if (error > 0) out.elementwise_ratio = std::max(out.elementwise_ratio, bound > 0 ? error / bound : INFINITY);
     }
-    const double relative = reference_sq > 0 ? std::sqrt(error_sq / reference_sq) : std::sqrt(error_sq);
-    out.normwise_ratio = relative / normwise_tolerance(ref.N);
+    out.normwise_error = reference_sq > 0 ? std::sqrt(error_sq / reference_sq) : std::sqrt(error_sq);
+    out.normwise_ratio = out.normwise_error / normwise_tolerance(ref.N, p);
+    out.error_class = error_class(out.normwise_error, ref.N);
+    if (bad.total() > 0) {
+        out.map = bad.map();
+        out.pattern = bad.pattern();
+    }
     return out;
 }
 
@@ -78,12 +124,13 @@ Judgement judge_output(const OutputCheck &o, const IntegrityCheck &g) {
           << o.first_non_finite->got;
         problems.push_back(s.str());
     }
+    const std::string precision = o.precision == Precision::FP32 ? "FP32" : o.precision == Precision::TF32 ? "TF32" : "BF16";
     if (o.out_of_bound > 0) {
         const auto &e = *o.first_out_of_bound;
         std::ostringstream s;
         s.precision(9);
-        s << count_of(o.out_of_bound, o.elements) << " outside the FP32 error bound; first at " << position(e)
-          << ": expected " << e.expected << ", got " << e.got;
+        s << count_of(o.out_of_bound, o.elements) << " outside the " << precision << " error bound; first at "
+          << position(e) << ": expected " << e.expected << ", got " << e.got;
         s.precision(2);
         s << ", bound ±" << e.bound;
         problems.push_back(s.str());
@@ -91,10 +138,17 @@ Judgement judge_output(const OutputCheck &o, const IntegrityCheck &g) {
     if (o.normwise_ratio > 1 && o.non_finite == 0 && o.unwritten == 0) {
         std::ostringstream s;
         s.precision(3);
-        s << "normwise error is " << o.normwise_ratio
-          << "× the FP32 bound 4·u·√N: precision below FP32 (TF32, BF16 or FP16 arithmetic?)";
+        s << "normwise error " << o.normwise_error << " is " << o.normwise_ratio << "× the " << precision
+          << " bound: error is " << o.error_class;
+        if (o.precision == Precision::FP32 && o.error_class != "worse than BF16") {
+            std::string mode = o.error_class.substr(0, 4); // "TF32" or "BF16"
+            std::string flag = mode == "TF32" ? "tf32" : "bf16";
+            s << " (precision below FP32: tensor cores in " << mode << " mode? --precision " << flag
+              << " judges such solutions)";
+        }
         problems.push_back(s.str());
     }
+    if (!o.pattern.empty()) problems.push_back("where: " + o.pattern);
     Judgement j;
     if (problems.empty()) return j;
     j.verdict = Verdict::WA;

@@ -6,6 +6,19 @@ namespace gemm {
 
 using nlohmann::json;
 
+void to_json(json &j, const CaseRequest &r) {
+    j = json{{"case", r.testcase}, {"timed", r.mode.timed}, {"precision", precision_name(r.mode.precision)},
+             {"nonce", r.nonce}, {"secret", r.secret}};
+}
+
+void from_json(const json &j, CaseRequest &r) {
+    j.at("case").get_to(r.testcase);
+    j.at("timed").get_to(r.mode.timed);
+    r.mode.precision = parse_precision(j.at("precision").get<std::string>()).value_or(Precision::FP32);
+    j.at("nonce").get_to(r.nonce);
+    j.at("secret").get_to(r.secret);
+}
+
 void to_json(json &j, const TestCase &tc) {
     j = json{{"name", tc.name}, {"category", tc.category}, {"path", tc.path}, {"M", tc.M}, {"N", tc.N}, {"K", tc.K},
              {"distribution", distribution_name(tc.generator.distribution)}, {"low", tc.generator.low},
@@ -85,7 +98,9 @@ std::optional<BadElement> bad_element_from(const json &j) {
 } // namespace
 
 void to_json(json &j, const OutputCheck &o) {
-    j = json{{"elementwise_ratio", o.elementwise_ratio}, {"normwise_ratio", o.normwise_ratio},
+    j = json{{"precision", precision_name(o.precision)}, {"normwise_error", o.normwise_error},
+             {"error_class", o.error_class}, {"map", o.map}, {"pattern", o.pattern},
+             {"elementwise_ratio", o.elementwise_ratio}, {"normwise_ratio", o.normwise_ratio},
              {"elements", o.elements}, {"out_of_bound", o.out_of_bound}, {"non_finite", o.non_finite},
              {"unwritten", o.unwritten}, {"first_out_of_bound", bad_element_json(o.first_out_of_bound)},
              {"first_non_finite", bad_element_json(o.first_non_finite)},
@@ -96,6 +111,11 @@ void from_json(const json &j, OutputCheck &o) {
     // An infinite ratio (an error where the bound is 0) travels as null.
     o.elementwise_ratio = j.at("elementwise_ratio").is_null() ? INFINITY : j.at("elementwise_ratio").get<double>();
     o.normwise_ratio = j.at("normwise_ratio").is_null() ? INFINITY : j.at("normwise_ratio").get<double>();
+    o.precision = parse_precision(j.at("precision").get<std::string>()).value_or(Precision::FP32);
+    o.normwise_error = j.at("normwise_error").is_null() ? INFINITY : j.at("normwise_error").get<double>();
+    j.at("error_class").get_to(o.error_class);
+    j.at("map").get_to(o.map);
+    j.at("pattern").get_to(o.pattern);
     j.at("elements").get_to(o.elements);
     j.at("out_of_bound").get_to(o.out_of_bound);
     j.at("non_finite").get_to(o.non_finite);

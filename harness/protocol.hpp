@@ -4,12 +4,28 @@
 #pragma once
 
 #include "case_result.hpp"
+#include "check.hpp"
 #include "testcase.hpp"
 
 #include <nlohmann/json.hpp>
 
 namespace gemm {
 
+// How a case is to be run: the supervisor's choices, not the testcase's.
+struct RunMode {
+    bool timed = true;                    // false: the checked call only (shrinking, stress, sanitizer)
+    Precision precision = Precision::FP32;
+};
+
+struct CaseRequest {
+    TestCase testcase;
+    RunMode mode;
+    std::uint64_t nonce = 0;  // echoed by every message about this case
+    std::uint64_t secret = 0; // seeds the choices a solution must not predict (input scaling, checked calls)
+};
+
+void to_json(nlohmann::json &j, const CaseRequest &r);
+void from_json(const nlohmann::json &j, CaseRequest &r);
 void to_json(nlohmann::json &j, const TestCase &tc);
 void from_json(const nlohmann::json &j, TestCase &tc);
 void to_json(nlohmann::json &j, const DeviceInfo &d);

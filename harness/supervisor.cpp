@@ -10,6 +10,7 @@
 #include <csignal>
 #include <fcntl.h>
 #include <poll.h>
+#include <random>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -51,7 +52,8 @@ std::string format_seconds(double s) {
 
 } // namespace
 
-Supervisor::Supervisor(SupervisorOptions options) : options_(std::move(options)) {
+Supervisor::Supervisor(SupervisorOptions options)
+    : options_(std::move(options)), random_state_(std::random_device{}() * 0x100000001ull ^ std::random_device{}()) {
     // A worker that dies while we write a case to it must not kill the judge.
     std::signal(SIGPIPE, SIG_IGN);
 }
@@ -166,6 +168,18 @@ bool Supervisor::read_messages(std::vector<std::string> &lines) {
     }
 }
 
+// Nonces and secrets: unpredictable to the solution, which never sees the judge's state.
+std::uint64_t Supervisor::fresh_random() { return SplitMix64(random_state_++ * 0x9E3779B97F4A7C15ull).next(); }
+
+bool Supervisor::send_line(const std::string &line) {
+    for (std::size_t written = 0; written < line.size();) {
+        const ssize_t n = write(command_fd_, line.data() + written, line.size() - written);
+        if (n > 0) written += static_cast<std::size_t>(n);
+        else if (errno != EINTR) return false;
+    }
+    return true;
+}
+
 std::string Supervisor::death_description(Phase phase, int call_index) {
     const int status = reap_worker(2);
     std::string how = describe_wait_status(status);
@@ -185,6 +199,8 @@ WorkerStart Supervisor::start() {
         last_start_.failure = std::string("cannot start a worker process: ") + strerror(errno);
         return last_start_;
     }
+    const std::uint64_t nonce = fresh_random();
+    send_line(nlohmann::json{{"nonce", nonce}}.dump() + "\n");
     const auto deadline = after(options_.startup_limit_s);
     std::vector<std::string> lines;
     while (lines.empty()) {
@@ -205,7 +221,7 @@ WorkerStart Supervisor::start() {
     }
     try {
         const auto hello = nlohmann::json::parse(lines.front());
-        if (hello.at("event") != event::hello) throw std::runtime_error("not a hello");
+        if (hello.at("event") != event::hello || hello.at("nonce") != nonce) throw std::runtime_error("not a hello");
         last_start_.device = hello.at("device").get<DeviceInfo>();
         last_start_.solve_error = hello.at("solve_error").get<std::string>();
         last_start_.ok = true;
@@ -216,21 +232,16 @@ WorkerStart Supervisor::start() {
     return last_start_;
 }
 
-CaseResult Supervisor::run_case(const TestCase &tc) {
+CaseResult Supervisor::run_case(const TestCase &tc, const RunMode &mode) {
     const auto started = Clock::now();
     const WorkerStart ready = start();
     if (!ready.ok) return result_for(tc, Verdict::RE, ready.failure);
     output_tail_.clear();
-    const std::string request = nlohmann::json(tc).dump() + "\n";
-    for (std::size_t written = 0; written < request.size();) {
-        const ssize_t n = write(command_fd_, request.data() + written, request.size() - written);
-        if (n > 0) {
-            written += static_cast<std::size_t>(n);
-        } else if (errno != EINTR) {
-            auto r = result_for(tc, Verdict::RE, death_description(Phase::Judge, 0));
-            r.output_tail = output_tail_;
-            return r;
-        }
+    const CaseRequest request{tc, mode, fresh_random(), fresh_random()};
+    if (!send_line(nlohmann::json(request).dump() + "\n")) {
+        auto r = result_for(tc, Verdict::RE, death_description(Phase::Judge, 0));
+        r.output_tail = output_tail_;
+        return r;
     }
 
     const double call_limit = time_limit_s(tc);
@@ -265,6 +276,7 @@ CaseResult Supervisor::run_case(const TestCase &tc) {
             try {
                 message = nlohmann::json::parse(line);
                 kind = message.at("event").get<std::string>();
+                if (message.at("nonce").get<std::uint64_t>() != request.nonce) throw std::runtime_error("forged");
             } catch (const std::exception &) {
                 stop_worker();
                 return finish(result_for(tc, Verdict::RE,

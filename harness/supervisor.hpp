@@ -4,6 +4,7 @@
 #pragma once
 
 #include "case_result.hpp"
+#include "protocol.hpp"
 #include "testcase.hpp"
 
 #include <string>
@@ -35,7 +36,7 @@ class Supervisor {
 
     // Starts a worker (if none is running) and waits for its hello.
     WorkerStart start();
-    CaseResult run_case(const TestCase &tc);
+    CaseResult run_case(const TestCase &tc, const RunMode &mode = {});
 
   private:
     enum class Phase { Judge, Solve };
@@ -46,12 +47,15 @@ class Supervisor {
     void drain_output();
     bool read_messages(std::vector<std::string> &lines);
     std::string death_description(Phase phase, int call_index);
+    bool send_line(const std::string &line);
+    std::uint64_t fresh_random();
 
     SupervisorOptions options_;
     pid_t pid_ = -1;
     int command_fd_ = -1, result_fd_ = -1, output_fd_ = -1;
     std::string result_buffer_, output_tail_;
     WorkerStart last_start_;
+    std::uint64_t random_state_;
 };
 
 } // namespace gemm

@@ -247,6 +247,12 @@ double flop_count(int M, int N, int K) { return 2.0 * M * static_cast<double>(N)
 
 double default_time_limit_s(int M, int N, int K) { return 1.0 + flop_count(M, N, K) / 100e9; }
 
+CaseInputs case_inputs(const TestCase &tc, int input_set) {
+    if (tc.has_explicit_data && input_set == checked_input_set) return {tc.A, tc.B};
+    return {generate_matrix(tc.generator, input_set, MatrixId::A, tc.M, tc.N),
+            generate_matrix(tc.generator, input_set, MatrixId::B, tc.N, tc.K)};
+}
+
 double time_limit_s(const TestCase &tc) {
     return tc.time_limit_s > 0 ? tc.time_limit_s : default_time_limit_s(tc.M, tc.N, tc.K);
 }

@@ -32,6 +32,14 @@ double time_limit_s(const TestCase &tc);
 
 double flop_count(int M, int N, int K);
 
+struct CaseInputs {
+    std::vector<float> A, B;
+};
+
+// The inputs of one input set: an explicit case's own data for the checked set, the
+// generator's otherwise (explicit cases time on generated data, seeded by their seed).
+CaseInputs case_inputs(const TestCase &tc, int input_set);
+
 struct TestcaseError : std::runtime_error {
     using std::runtime_error::runtime_error;
 };

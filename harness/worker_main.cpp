@@ -36,12 +36,14 @@ BaselineMode parse_baseline(const std::string &mode) {
 
 int serve(WorkerChannel &channel, SolveFunction solve, const DeviceInfo &device, const TimingOptions &timing) {
     CaseRunner runner(solve, channel, device, timing);
-    while (auto request = channel.receive()) {
-        const auto tc = request->get<TestCase>();
+    while (auto message = channel.receive()) {
+        const auto request = message->get<CaseRequest>();
+        const TestCase &tc = request.testcase;
+        channel.set_nonce(request.nonce);
         CaseResult result;
         bool worker_exits = false;
         try {
-            result = runner.run(tc);
+            result = runner.run(request);
         } catch (const SolveFailure &e) {
             result.verdict = Verdict::RE;
             result.detail = e.what();
@@ -89,6 +91,11 @@ int main(int argc, char **argv) {
         return 2;
     }
     WorkerChannel channel(in_fd, out_fd);
+    // The supervisor's first line is the nonce of this worker's hello, read before any
+    // solution code runs.
+    const auto greeting = channel.receive();
+    if (!greeting) return 2;
+    channel.set_nonce(greeting->at("nonce").get<std::uint64_t>());
     SolveFunction solve = nullptr;
     const std::string solve_error = load_solve(library, solve);
     channel.send({{"event", event::hello}, {"device", device}, {"solve_error", solve_error}});

@@ -20,8 +20,9 @@ int fd_argument(int argc, char **argv, const char *prefix) {
     return -1;
 }
 
-nlohmann::json accepted(const TestCase &tc) {
+nlohmann::json accepted(const TestCase &tc, const RunMode &mode = {}) {
     CaseResult r;
+    r.detail = std::string(mode.timed ? "timed" : "untimed") + " " + precision_name(mode.precision);
     r.name = tc.name;
     r.M = tc.M;
     r.N = tc.N;
@@ -40,14 +41,19 @@ int main(int argc, char **argv) {
     const std::string mode = argc > 1 ? argv[1] : "ok";
     const int out_fd = fd_argument(argc, argv, "--channel-out=");
     WorkerChannel channel(fd_argument(argc, argv, "--channel-in="), out_fd);
+    const auto greeting = channel.receive();
+    if (!greeting) return 2;
+    channel.set_nonce(mode == "wrong-hello" ? 1 : greeting->at("nonce").get<std::uint64_t>());
     if (mode == "crash-on-start") std::raise(SIGSEGV);
     DeviceInfo device;
     device.present = true;
     device.name = "Stand-in GPU";
     channel.send({{"event", event::hello}, {"device", device}, {"solve_error", mode == "no-solve" ? "no solve" : ""}});
     int cases_seen = 0;
-    while (auto request = channel.receive()) {
-        const auto tc = request->get<TestCase>();
+    while (auto message = channel.receive()) {
+        const auto request = message->get<CaseRequest>();
+        const TestCase &tc = request.testcase;
+        channel.set_nonce(request.nonce);
         ++cases_seen;
         channel.send({{"event", event::judge}});
         if (mode == "hang-in-judge") sleep_forever();
@@ -66,6 +72,13 @@ int main(int argc, char **argv) {
             write(out_fd, garbage, sizeof garbage - 1);
             sleep_forever();
         }
+        if (mode == "forge-result") {
+            // What a solution could write blindly to the judge's descriptor: a perfect
+            // result, but without the request's nonce.
+            WorkerChannel forger(-1, out_fd);
+            forger.send(accepted(tc));
+            sleep_forever();
+        }
         if (mode == "garbage-stdout") std::printf("{\"event\":\"result\",\"verdict\":\"AC\"}\nAC\n");
         if (mode == "flood") {
             std::string line(1023, 'x');
@@ -74,7 +87,7 @@ int main(int argc, char **argv) {
         }
         std::fflush(stdout);
         channel.send({{"event", event::judge}});
-        channel.send(accepted(tc));
+        channel.send(accepted(tc, request.mode));
     }
     return 0;
 }

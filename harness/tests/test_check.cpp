@@ -200,8 +200,32 @@ TEST_CASE("inputs rounded to TF32 and multiplied exactly fail the normwise bound
     CHECK(out.normwise_ratio > 1.0);
     const auto j = judge_output(out, IntegrityCheck{});
     CHECK(j.verdict == Verdict::WA);
-    CHECK(contains(j.detail, "normwise error is"));
-    CHECK(contains(j.detail, "TF32"));
+    CHECK(contains(j.detail, "error is TF32-like"));
+    CHECK(contains(j.detail, "--precision tf32"));
+    CHECK(out.error_class == "TF32-like");
+    // The same output is within the TF32 class's bounds.
+    const auto as_tf32 = compare_output(C.data(), p.ref, Precision::TF32);
+    CHECK(as_tf32.normwise_ratio <= 1.0);
+    CHECK(as_tf32.elementwise_ratio <= 1.0);
+    CHECK(judge_output(as_tf32, IntegrityCheck{}).verdict == Verdict::AC);
+}
+
+TEST_CASE("error classes follow the normwise bounds of FP32, TF32 and BF16") {
+    const int N = 1024;
+    CHECK(error_class(0.9 * normwise_tolerance(N), N) == "FP32-like");
+    CHECK(error_class(1.1 * normwise_tolerance(N), N) == "TF32-like");
+    CHECK(error_class(1.1 * normwise_tolerance(N, Precision::TF32), N) == "BF16-like");
+    CHECK(error_class(1.1 * normwise_tolerance(N, Precision::BF16), N) == "worse than BF16");
+    CHECK(normwise_tolerance(N, Precision::TF32) == doctest::Approx(4 * (0x1p-24 * 32 + 0x1p-11)));
+    CHECK(elementwise_bound(1, 1.0, Precision::BF16) == doctest::Approx(2 * (gamma_n(1) + 2 * 0x1p-8 + 0x1p-16)));
+}
+
+TEST_CASE("a scaled reference judges an output of inputs scaled by a power of two") {
+    const auto p = generated(8, 64, 8, 21);
+    auto C = rounded_reference(p.ref);
+    for (float &x : C) x *= 2.0f;
+    CHECK(judge_output(compare_output(C.data(), p.ref, Precision::FP32, 2.0), IntegrityCheck{}).verdict == Verdict::AC);
+    CHECK(judge_output(compare_output(C.data(), p.ref, Precision::FP32, 1.0), IntegrityCheck{}).verdict == Verdict::WA);
 }
 
 TEST_CASE("a NaN element is a wrong answer counted as non-finite") {

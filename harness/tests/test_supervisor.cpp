@@ -135,3 +135,28 @@ TEST_CASE("the hello carries a missing solve() through to the judge") {
     REQUIRE(start.ok);
     CHECK(start.solve_error == "no solve");
 }
+
+TEST_CASE("a well-formed result without the request's nonce is rejected as forged") {
+    Supervisor s(options_for("forge-result"));
+    const auto r = s.run_case(small_case("forger"));
+    CHECK(r.verdict == Verdict::RE);
+    CHECK(r.detail.find("not a judge message") != std::string::npos);
+}
+
+TEST_CASE("a hello with the wrong nonce is not taken for the worker's") {
+    Supervisor s(options_for("wrong-hello"));
+    const auto start = s.start();
+    CHECK_FALSE(start.ok);
+    CHECK(start.failure.find("not a judge hello") != std::string::npos);
+}
+
+TEST_CASE("the run mode reaches the worker with each case") {
+    Supervisor s(options_for("ok"));
+    RunMode mode;
+    mode.timed = false;
+    mode.precision = Precision::TF32;
+    const auto r = s.run_case(small_case("untimed"), mode);
+    CHECK(r.verdict == Verdict::AC);
+    CHECK(r.detail == "untimed tf32"); // the stand-in echoes the mode it received
+    CHECK(s.run_case(small_case("default")).detail == "timed fp32");
+}

@@ -1,0 +1,72 @@
+// The map of bad elements and the pattern in words, from synthetic bad-element sets.
+#include "diagnosis.hpp"
+
+#include <doctest/doctest.h>
+
+#include <algorithm>
+
+using namespace gemm;
+
+namespace {
+
+template <typename Predicate> BadElementCounts counts_where(int M, int K, Predicate bad, bool unwritten = false) {
+    BadElementCounts counts(M, K);
+    for (int r = 0; r < M; ++r)
+        for (int c = 0; c < K; ++c)
+            if (bad(r, c)) counts.add(r, c, unwritten);
+    return counts;
+}
+
+bool contains(const std::string &s, const std::string &part) { return s.find(part) != std::string::npos; }
+
+} // namespace
+
+TEST_CASE("the last columns past the last full 16-wide tile are named as partial tiles along K") {
+    const auto counts = counts_where(40, 131, [](int, int c) { return c >= 128; });
+    CHECK(counts.pattern() == "only the last 3 columns — col ≥ 128 = 128·⌊K/128⌋: partial tiles along K");
+    const auto sixteen = counts_where(40, 37, [](int, int c) { return c >= 32; });
+    CHECK(sixteen.pattern() == "only the last 5 columns — col ≥ 32 = 32·⌊K/32⌋: partial tiles along K");
+}
+
+TEST_CASE("the last rows are named as partial tiles along M, and one row as the last row") {
+    CHECK(counts_where(37, 20, [](int r, int) { return r >= 32; }).pattern() ==
+          "only the last 5 rows — row ≥ 32 = 32·⌊M/32⌋: partial tiles along M");
+    CHECK(counts_where(37, 20, [](int r, int) { return r == 36; }, true).pattern() == "only the last row (row ≥ 36)");
+}
+
+TEST_CASE("every element wrong points at indexing or the reduction") {
+    CHECK(contains(counts_where(9, 9, [](int, int) { return true; }).pattern(), "every element"));
+}
+
+TEST_CASE("a single wrong element is named by its position") {
+    CHECK(counts_where(9, 9, [](int r, int c) { return r == 2 && c == 5; }).pattern() == "one element (row 2, col 5)");
+}
+
+TEST_CASE("a bottom-right block is partial tiles along both M and K") {
+    const auto counts = counts_where(40, 40, [](int r, int c) { return r >= 32 && c >= 32; });
+    CHECK(contains(counts.pattern(), "bottom-right corner, row ≥ 32 and col ≥ 32"));
+}
+
+TEST_CASE("whole rows in the middle are listed by their range") {
+    CHECK(counts_where(30, 10, [](int r, int) { return r >= 10 && r < 12; }).pattern() ==
+          "whole rows: 2 rows between row 10 and 11");
+}
+
+TEST_CASE("no simple pattern is called scattered with its counts") {
+    CHECK(counts_where(30, 30, [](int r, int c) { return (r * 7 + c * 3) % 11 == 0 && r > 0 && r < 29 && c < 29; }).pattern().rfind("scattered:", 0) == 0);
+}
+
+TEST_CASE("the map marks wrong cells X, unwritten cells u and the rest dots") {
+    BadElementCounts counts(4, 8);
+    counts.add(0, 7, false);
+    counts.add(3, 0, true);
+    CHECK(counts.map() == ".......X\n........\n........\nu.......\n");
+}
+
+TEST_CASE("the map of a large C has at most 16 rows of 64 cells") {
+    const auto counts = counts_where(1000, 1000, [](int r, int c) { return r >= 992 && c < 10; });
+    const auto map = counts.map();
+    CHECK(std::count(map.begin(), map.end(), '\n') == 16);
+    CHECK(map.substr(0, 65) == std::string(64, '.') + "\n");
+    CHECK(map.substr(15 * 65, 65) == "X" + std::string(63, '.') + "\n");
+}
