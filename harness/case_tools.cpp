@@ -103,7 +103,10 @@ void write_new_file(const fs::path &path, const std::string &text) {
         throw TestcaseError(path.string() + ": cannot be created: " + std::strerror(errno));
     }
     const bool written = std::fwrite(text.data(), 1, text.size(), file) == text.size();
-    if (std::fclose(file) != 0 || !written) throw TestcaseError(path.string() + ": could not be written completely");
+    if (std::fclose(file) != 0 || !written) {
+        fs::remove(path, ec); // a half-written case would block the retry as "already exists"
+        throw TestcaseError(path.string() + ": could not be written completely");
+    }
 }
 
 struct MatrixRows {
@@ -307,7 +310,7 @@ std::string explicit_case_text(const ImportedData &d, const std::string &comment
     write_rows(text, d.A, d.N);
     text << "B\n";
     write_rows(text, d.B, d.K);
-    if (false) {
+    if (!d.C.empty()) {
         text << "C\n";
         write_rows(text, d.C, d.K);
     }

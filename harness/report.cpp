@@ -102,6 +102,20 @@ std::string format_row(const CaseResult &r, bool show_output) {
     return row;
 }
 
+std::string format_map(const std::string &map, int M, int K) {
+    const auto rows = static_cast<int>(std::count(map.begin(), map.end(), '\n'));
+    const auto cols = rows > 0 ? static_cast<int>(map.find('\n')) : 0;
+    if (rows == 0 || cols == 0) return "";
+    std::string text = printf_string("      map of C, %d×%d cells of about %d×%d elements (X wrong, u never written):\n", rows,
+                                     cols, (M + rows - 1) / rows, (K + cols - 1) / cols);
+    std::size_t start = 0;
+    for (int r = 0; r < rows; ++r) {
+        text += "      |" + map.substr(start, cols) + "|\n";
+        start += cols + 1;
+    }
+    return text;
+}
+
 Verdict worst_verdict(const std::vector<CaseResult> &results) {
     Verdict worst = Verdict::AC;
     for (const auto &r : results) worst = worse(worst, r.verdict);

@@ -23,6 +23,8 @@ std::string format_device(const DeviceInfo &device);
 std::string format_column_titles();
 // One row; for anything but AC a second, indented line says why.
 std::string format_row(const CaseResult &r, bool show_output);
+// The map of bad elements under a WA row, with its legend.
+std::string format_map(const std::string &map, int M, int K);
 std::string format_summary(const std::vector<CaseResult> &results, int exit_status);
 
 Verdict worst_verdict(const std::vector<CaseResult> &results);

@@ -244,7 +244,7 @@ CaseResult Supervisor::run_case(const TestCase &tc, const RunMode &mode) {
         return r;
     }
 
-    const double call_limit = time_limit_s(tc);
+    const double call_limit = time_limit_s(tc) * options_.time_limit_scale;
     Phase phase = Phase::Judge;
     int call_index = 0;
     auto deadline = after(options_.judge_phase_limit_s);

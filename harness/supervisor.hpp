@@ -18,6 +18,7 @@ struct SupervisorOptions {
     double judge_phase_limit_s = 300;     // the judge's own work (reference, checks) per phase
     double startup_limit_s = 120;         // CUDA initialisation and loading the solution
     std::size_t output_tail_bytes = 16384;
+    double time_limit_scale = 1.0; // under compute-sanitizer a call runs tens of times slower
 };
 
 struct WorkerStart {

@@ -47,6 +47,14 @@ long long located_line(const std::string &message) {
 
 bool within(double x, double limit) { return std::isfinite(x) && std::fabs(x) <= limit; }
 
+// The parser's range rules (testcase.cpp; keep in step): explicit elements and uniform
+// bounds within ±1e30, non-zero elements at least 1e-15, and N·max|A|·max|B| ≤ 1e37 so
+// that no correct result overflows FP32. Elements are checked after rounding to float,
+// hence the one-ulp slack.
+constexpr double max_element = 1e30 * (1 + 0x1p-23);
+constexpr double min_nonzero_element = 1e-15 * (1 - 0x1p-23);
+constexpr double max_result = 1e37;
+
 void check_accepted(const gemm::TestCase &tc) {
     INVARIANT(tc.name == fuzz_name);
     INVARIANT(tc.path == fuzz_path);
@@ -65,19 +73,20 @@ void check_accepted(const gemm::TestCase &tc) {
         INVARIANT(tc.A.size() <= 1'000'000 && tc.B.size() <= 1'000'000);
         bool a_nonzero = false, b_nonzero = false;
         for (float x : tc.A) {
-            INVARIANT(within(x, 1e6));
+            INVARIANT(within(x, max_element));
+            INVARIANT(x == 0 || std::fabs(x) >= min_nonzero_element);
             a_nonzero = a_nonzero || x != 0;
         }
         for (float x : tc.B) {
-            INVARIANT(within(x, 1e6));
+            INVARIANT(within(x, max_element));
+            INVARIANT(x == 0 || std::fabs(x) >= min_nonzero_element);
             b_nonzero = b_nonzero || x != 0;
         }
         INVARIANT(a_nonzero && b_nonzero);
         double max_a = 0, max_b = 0;
         for (float x : tc.A) max_a = std::max(max_a, static_cast<double>(std::fabs(x)));
         for (float x : tc.B) max_b = std::max(max_b, static_cast<double>(std::fabs(x)));
-        // The parser's overflow check: |C| <= N·max|A|·max|B| stays far inside FP32.
-        INVARIANT(static_cast<double>(tc.N) * max_a * max_b <= 1e37);
+        INVARIANT(static_cast<double>(tc.N) * max_a * max_b <= max_result);
         INVARIANT(tc.expected_C.empty() || tc.expected_C.size() == M * K);
         if (tc.expected_C.empty()) {
             INVARIANT(tc.expected_C_row_lines.empty());
@@ -95,7 +104,7 @@ void check_accepted(const gemm::TestCase &tc) {
         const auto &g = tc.generator;
         switch (g.distribution) {
         case gemm::Distribution::Uniform:
-            INVARIANT(within(g.low, 1e6) && within(g.high, 1e6));
+            INVARIANT(within(g.low, max_element) && within(g.high, max_element));
             INVARIANT(g.low < g.high);
             break;
         case gemm::Distribution::Integers:
@@ -109,8 +118,7 @@ void check_accepted(const gemm::TestCase &tc) {
         }
         const double magnitude = gemm::max_magnitude(g);
         INVARIANT(std::isfinite(magnitude) && magnitude > 0);
-        // The parser's overflow check: |C| <= N·max|A|·max|B| stays far inside FP32.
-        INVARIANT(static_cast<double>(tc.N) * magnitude * magnitude <= 1e37);
+        INVARIANT(static_cast<double>(tc.N) * magnitude * magnitude <= max_result);
     }
 }
 
