@@ -164,7 +164,8 @@ std::optional<std::string> expected_output_mismatch(const TestCase &tc, const Re
         if (std::fabs(tc.expected_C[i] - ref.value[i]) > tolerance) {
             std::ostringstream s;
             s.precision(9);
-            s << tc.path << ":" << tc.expected_C_row_lines.at(i / tc.K)
+            const std::size_t row = i / tc.K;
+            s << tc.path << ":" << (row < tc.expected_C_row_lines.size() ? tc.expected_C_row_lines[row] : 0)
               << ": expected C at row " << i / tc.K << ", col " << i % tc.K << " is " << tc.expected_C[i]
               << " but A·B is " << ref.value[i];
             return s.str();

@@ -276,7 +276,7 @@ int finish(const Run &run, const std::vector<CaseResult> &results) {
     const int status = results.empty() ? exit_status::all_accepted : exit_status_for(worst_verdict(results));
     if (!run.options.json_path.empty()) {
         auto report = report_json(run.context, results, status);
-        report.update(run.extra);
+        if (run.extra.is_object()) report.update(run.extra);
         std::ofstream out(run.options.json_path);
         out << report.dump(2) << "\n";
         if (!out) std::cerr << "judge: cannot write " << run.options.json_path << "\n";

@@ -50,7 +50,7 @@ TestCase parse_testcase(const std::string &text, const std::string &path, const 
 // Reads and parses one file; its name is taken relative to `suite_root`.
 TestCase load_testcase(const std::string &path, const std::string &suite_root);
 
-// Every *.case file below the root: sample, secret, perf, then other categories, each
+// Every *.case file below the root: sample, secret, perf, huge, then other categories, each
 // sorted by name. Throws TestcaseError listing every
 // bad file (one `file:line: why` per line) so a setter fixes them all in one pass.
 std::vector<TestCase> load_suite(const std::string &suite_root);

@@ -65,29 +65,32 @@ JudgeRun run_judge(const std::string &solution, std::vector<std::string> extra, 
     }
 
 struct Expectation {
-    std::string verdict, detail, cases;
+    std::string verdict, detail, cases, flags;
     bool host_clock = false;
 };
 
 Expectation read_directives(const fs::path &file) {
     Expectation e;
     std::ifstream in(file);
-    const std::regex directive(R"(^//\s*(expect|cases|detail|host-clock):\s*(.*?)\s*$)");
+    const std::regex directive(R"(^//\s*(expect|cases|detail|host-clock|flags):\s*(.*?)\s*$)");
     for (std::string line; std::getline(in, line) && line.rfind("//", 0) == 0;) {
         std::smatch m;
         if (!std::regex_match(line, m, directive)) continue;
         if (m[1] == "expect") e.verdict = m[2];
         if (m[1] == "cases") e.cases = m[2];
         if (m[1] == "detail") e.detail = m[2];
+        if (m[1] == "flags") e.flags = m[2];
         if (m[1] == "host-clock") e.host_clock = m[2] == "yes";
     }
     return e;
 }
 
-std::vector<std::string> case_arguments(const std::string &cases) {
-    std::vector<std::string> args;
-    std::istringstream words(cases);
-    for (std::string c; words >> c;) args.insert(args.end(), {"--case", c});
+std::vector<std::string> judge_arguments(const Expectation &e) {
+    std::vector<std::string> args = {"--time-budget", "0.02", "--baseline", "none"};
+    std::istringstream cases(e.cases);
+    for (std::string c; cases >> c;) args.insert(args.end(), {"--case", c});
+    std::istringstream flags(e.flags);
+    for (std::string f; flags >> f;) args.push_back(f);
     return args;
 }
 
@@ -182,7 +185,7 @@ TEST_CASE("every known-bad solution gets the verdict it expects") {
     for (const auto &file : known_bad_files()) {
         const Expectation e = read_directives(file);
         const std::string label = "known-bad-" + file.stem().string();
-        const auto run = run_judge(file.string(), case_arguments(e.cases), label);
+        const auto run = run_judge(file.string(), judge_arguments(e), label);
         const Outcome o = outcome_of(run);
         const bool detail_ok = e.detail.empty() || o.text.find(e.detail) != std::string::npos;
         const bool clock_ok = !e.host_clock || o.host_clock;

@@ -294,11 +294,11 @@ TEST_CASE("an explicit time_limit replaces the default") {
     CHECK(time_limit_s(tc) == 2.5);
 }
 
-TEST_CASE("load_suite loads the shipped suite as sample, secret, perf, each sorted by name") {
+TEST_CASE("load_suite loads the shipped suite as sample, secret, perf, huge, each sorted by name") {
     const auto cases = load_suite(GEMM_SOURCE_DIR "/testcases");
     REQUIRE(cases.size() >= 24);
     CHECK(cases.front().name == "sample/01-one-by-one");
-    const std::vector<std::string> order{"sample", "secret", "perf"};
+    const std::vector<std::string> order{"sample", "secret", "perf", "huge"};
     std::size_t rank = 0;
     std::string previous;
     for (const auto &tc : cases) {
@@ -423,7 +423,7 @@ TEST_CASE("normal, mixed and sparse data lines parse into their distributions") 
     CHECK(sparse.generator.density == 0.25);
 }
 
-TEST_CASE("a sparse density outside (0, 1] is rejected") {
+TEST_CASE("a sparse density that is zero or above one is rejected") {
     CHECK(starts_with(rejection("shape 2 2 2\ndata sparse 0\nseed 1\n"), "t.case:2: sparse needs a DENSITY"));
     CHECK(starts_with(rejection("shape 2 2 2\ndata sparse 1.5\nseed 1\n"), "t.case:2: sparse needs a DENSITY"));
     CHECK(starts_with(rejection("shape 2 2 2\ndata sparse\nseed 1\n"), "t.case:2: expected `data uniform"));

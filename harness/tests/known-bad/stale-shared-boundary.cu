@@ -1,6 +1,6 @@
 // expect: WA
 // cases: secret/04-primes
-// detail: outside the FP32 error bound
+// detail: smallest failing shape:
 // The seed's warning, broken: the tiled kernel loads only the elements inside A and B
 // and does not zero the rest, so a partial tile along N reuses the previous tile's
 // values. Right whenever N is a multiple of 16, wrong otherwise.

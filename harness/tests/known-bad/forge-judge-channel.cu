@@ -1,0 +1,15 @@
+// expect: RE
+// cases: sample/02-small-explicit
+// detail: not a judge message
+// Writes a perfect-looking "AC" result to every file descriptor it did not open, hoping
+// one is the judge's channel. Without the request's nonce the supervisor rejects it.
+#include <cstring>
+#include <unistd.h>
+
+extern "C" void solve(const float *, const float *, float *, int, int, int) {
+    const char *fake = "{\"event\":\"result\",\"worker_exits\":false,\"result\":{\"name\":\"x\",\"M\":2,\"N\":3,\"K\":4,"
+                       "\"verdict\":\"AC\",\"detail\":\"\",\"reference\":\"\",\"output_tail\":\"\",\"wall_seconds\":0,"
+                       "\"check\":null,\"timing\":null,\"baseline_cublas\":null}}\n";
+    for (int fd = 3; fd < 64; ++fd) (void)!write(fd, fake, std::strlen(fake));
+    pause(); // leave the forged line as the only answer
+}
