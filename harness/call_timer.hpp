@@ -30,11 +30,18 @@ class CallTimer {
     void flush_l2();
 
     template <typename Call> CallSample time(Call &&call) {
+        return time(call, [] {});
+    }
+
+    // `after_call` runs right after the call, before the timer touches CUDA again: a
+    // call that reset the device must be caught before the timer's events are used.
+    template <typename Call, typename AfterCall> CallSample time(Call &&call, AfterCall &&after_call) {
         using Clock = std::chrono::steady_clock;
         cuda_check(cudaDeviceSynchronize(), "before the timed call");
         cuda_check(cudaEventRecord(start_, 0), "cudaEventRecord");
         const auto host_start = Clock::now();
         call();
+        after_call();
         cudaEventRecord(stop_, 0);
         const cudaError_t done = cudaDeviceSynchronize();
         const auto host_end = Clock::now();

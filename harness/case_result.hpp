@@ -40,6 +40,7 @@ struct CaseResult {
     std::optional<TimedRun> timing;
     std::optional<TimedRun> baseline; // cuBLAS SGEMM on the same inputs, same protocol
     std::string reference_method;
+    bool failed_in_timed_calls = false; // right on the checked call, wrong on a later one
     std::string output_tail; // the solution's stdout/stderr, bounded, filled by the supervisor
     double wall_seconds = 0;
 };

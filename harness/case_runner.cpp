@@ -79,7 +79,8 @@ CallSample CaseRunner::invoke_solve(Problem &p, bool flush) {
     channel_.send({{"event", event::call}});
     CallSample sample;
     try {
-        sample = timer_.time([&] { solve_(p.A.data(), p.B.data(), p.C.data(), p.M, p.N, p.K); });
+        sample = timer_.time([&] { solve_(p.A.data(), p.B.data(), p.C.data(), p.M, p.N, p.K); },
+                             [&] { check_device_untouched(p); });
     } catch (const CudaFailure &e) {
         check_device_untouched(p);
         throw SolveFailure(std::string("CUDA error in solve(): ") + cudaGetErrorString(e.code));
@@ -194,6 +195,7 @@ CaseResult CaseRunner::run(const CaseRequest &request) {
     if (auto bad = time_solution(problem, inputs, ref, choices, timing)) {
         r.verdict = bad->verdict;
         r.detail = bad->detail;
+        r.failed_in_timed_calls = true;
         return r;
     }
     r.timing = timing;

@@ -70,6 +70,9 @@ std::string BadElementCounts::pattern() const {
         return "one element (row " + std::to_string(r.first) + ", col " + std::to_string(c.first) + ")";
     }
     const Span rows = span_of(per_row_), cols = span_of(per_col_);
+    if (rows.count == M_ && cols.count == K_ && total_ * 10 >= elements * 9)
+        return "nearly every element (" + std::to_string(total_) + " of " + std::to_string(elements) +
+               ") — indexing, transposition or the reduction itself";
     const bool whole_rows = total_ == rows.count * static_cast<long long>(K_);
     const bool whole_cols = total_ == cols.count * static_cast<long long>(M_);
     if (whole_rows) {
@@ -86,7 +89,7 @@ std::string BadElementCounts::pattern() const {
     }
     const auto row_words = suffix_words(rows, M_, rows_axis);
     const auto col_words = suffix_words(cols, K_, cols_axis);
-    if (!row_words.empty() && !col_words.empty())
+    if (!row_words.empty() && !col_words.empty() && rows.first > 0 && cols.first > 0)
         return "only the bottom-right corner, row ≥ " + std::to_string(rows.first) + " and col ≥ " +
                std::to_string(cols.first) + ": partial tiles along both M and K";
     if (!row_words.empty()) return row_words + " (some of their columns)";

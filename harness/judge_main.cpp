@@ -16,6 +16,8 @@
 #include "testcase.hpp"
 
 #include <algorithm>
+#include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -30,6 +32,16 @@ std::string sibling_program(const char *name) {
     std::error_code ec;
     const auto self = fs::read_symlink("/proc/self/exe", ec);
     return (self.parent_path() / name).string();
+}
+
+// The shortest decimal that reads back as the same double: "-1", "0.3".
+std::string shortest_text(double value) {
+    char text[32];
+    for (int digits = 1; digits <= 17; ++digits) {
+        std::snprintf(text, sizeof text, "%.*g", digits, value);
+        if (std::strtod(text, nullptr) == value) break;
+    }
+    return text;
 }
 
 // A generated case from the command line, validated by the same parser as a file.
@@ -131,18 +143,19 @@ struct Run {
 
     // Shrinks a failing case to the smallest shape that still fails, with the case's
     // generator (an explicit case's timed-input generator), untimed.
-    void shrink(Supervisor &supervisor, const TestCase &failing) {
+    void shrink(Supervisor &supervisor, const TestCase &failing, const CaseResult &failure) {
         const auto &g = failing.generator;
         std::string data = distribution_name(g.distribution);
         if (g.distribution == Distribution::Uniform || g.distribution == Distribution::Integers)
-            data += " " + nlohmann::json(g.low).dump() + " " + nlohmann::json(g.high).dump();
-        if (g.distribution == Distribution::Sparse) data += " " + nlohmann::json(g.density).dump();
-        RunMode untimed = mode;
-        untimed.timed = false;
+            data += " " + shortest_text(g.low) + " " + shortest_text(g.high);
+        if (g.distribution == Distribution::Sparse) data += " " + shortest_text(g.density);
+        // A failure that only the timed calls showed (a replayed answer) needs them to show again.
+        RunMode attempt = mode;
+        attempt.timed = failure.failed_in_timed_calls;
         std::string last_detail;
         auto fails = [&](const Shape &s) {
             progress.show("shrinking: trying " + shape_text(s));
-            const auto r = supervisor.run_case(generated_case(s, g.seed, data), untimed);
+            const auto r = supervisor.run_case(generated_case(s, g.seed, data), attempt);
             if (r.verdict == Verdict::AC) return false;
             last_detail = std::string(verdict_name(r.verdict)) + ": " + r.detail;
             return true;
@@ -188,7 +201,7 @@ struct Run {
             const Verdict v = results.back().verdict;
             if (!shrunk && (v == Verdict::WA || v == Verdict::RE) && tc.category != "huge") {
                 shrunk = true;
-                shrink(supervisor, tc);
+                shrink(supervisor, tc, results.back());
             }
         }
         return results;
@@ -210,7 +223,7 @@ struct Run {
             std::cout << "stress: shape " << i + 1 << " of " << shapes.size() << " failed\n";
             print_row(results.back(), tc);
             extra["stress"] = {{"shapes_run", i + 1}, {"failed", tc.name}};
-            if (options.shrink) shrink(supervisor, tc);
+            if (options.shrink) shrink(supervisor, tc, results.back());
             return results;
         }
         progress.clear();
@@ -232,8 +245,8 @@ struct Run {
         const std::string program = sanitizer_program(options.nvcc);
         for (const auto &tool : sanitizer_tools()) {
             SupervisorOptions s = supervision(100.0);
-            s.worker_argv.insert(s.worker_argv.begin(), sanitizer_prefix(program, tool).begin(),
-                                 sanitizer_prefix(program, tool).end());
+            const auto prefix = sanitizer_prefix(program, tool);
+            s.worker_argv.insert(s.worker_argv.begin(), prefix.begin(), prefix.end());
             s.startup_limit_s = 600;
             Supervisor supervisor(s);
             for (std::size_t i = 0; i < cases.size(); ++i) {

@@ -1,5 +1,6 @@
 #include "process.hpp"
 
+#include <algorithm>
 #include <cerrno>
 #include <csignal>
 #include <cstring>
@@ -8,6 +9,12 @@
 #include <unistd.h>
 
 namespace gemm {
+
+void close_inherited_descriptors(const std::vector<int> &keep) {
+    const long limit = std::min(sysconf(_SC_OPEN_MAX), 65536L);
+    for (int fd = 3; fd < limit; ++fd)
+        if (std::find(keep.begin(), keep.end(), fd) == keep.end()) close(fd);
+}
 
 CapturedRun run_captured(const std::vector<std::string> &argv) {
     CapturedRun run;
@@ -24,6 +31,7 @@ CapturedRun run_captured(const std::vector<std::string> &argv) {
         dup2(null_fd, STDIN_FILENO);
         dup2(out[1], STDOUT_FILENO);
         dup2(out[1], STDERR_FILENO);
+        close_inherited_descriptors();
         std::vector<char *> args;
         for (const auto &a : argv) args.push_back(const_cast<char *>(a.c_str()));
         args.push_back(nullptr);

@@ -149,6 +149,7 @@ void from_json(const json &j, TimedRun &t) {
 void to_json(json &j, const CaseResult &r) {
     j = json{{"name", r.name}, {"M", r.M}, {"N", r.N}, {"K", r.K}, {"verdict", verdict_name(r.verdict)},
              {"detail", r.detail}, {"reference", r.reference_method}, {"output_tail", r.output_tail},
+             {"failed_in_timed_calls", r.failed_in_timed_calls},
              {"wall_seconds", r.wall_seconds}};
     j["check"] = r.check ? json(*r.check) : json(nullptr);
     j["timing"] = r.timing ? json(*r.timing) : json(nullptr);
@@ -163,6 +164,7 @@ void from_json(const json &j, CaseResult &r) {
     r.verdict = parse_verdict(j.at("verdict").get<std::string>()).value_or(Verdict::JE);
     j.at("detail").get_to(r.detail);
     j.at("reference").get_to(r.reference_method);
+    r.failed_in_timed_calls = j.value("failed_in_timed_calls", false);
     j.at("output_tail").get_to(r.output_tail);
     j.at("wall_seconds").get_to(r.wall_seconds);
     if (!j.at("check").is_null()) r.check = j.at("check").get<OutputCheck>();

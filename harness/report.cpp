@@ -85,7 +85,9 @@ std::string format_column_titles() {
 std::string format_row(const CaseResult &r, bool show_output) {
     const double ratio = error_over_bound(r);
     std::string row = pad(r.name, 30) + pad(shape(r), 20) + pad(verdict_name(r.verdict), 9) +
-                      pad(ratio < 0 ? "-" : (std::isfinite(ratio) ? printf_string("%.2f", ratio) : "inf"), 13);
+                      pad(ratio < 0 ? "-" : !std::isfinite(ratio) ? "inf" : ratio < 1000 ? printf_string("%.2f", ratio)
+                                                                                    : printf_string("%.3g", ratio),
+                          13);
     if (r.timing) {
         const double ms = r.timing->stats.median_ms;
         row += pad(format_duration_ms(ms), 12) + pad(printf_string("%.1f", gflops(flop_count(r.M, r.N, r.K), ms)), 10);

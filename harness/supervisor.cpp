@@ -75,12 +75,13 @@ bool Supervisor::spawn() {
         dup2(null_fd, STDIN_FILENO);
         dup2(output[1], STDOUT_FILENO);
         dup2(output[1], STDERR_FILENO);
+        close_inherited_descriptors({command[0], result[1]});
         fcntl(command[0], F_SETFD, 0);
         fcntl(result[1], F_SETFD, 0);
         std::vector<char *> args;
         for (auto &a : argv) args.push_back(a.data());
         args.push_back(nullptr);
-        execv(args[0], args.data());
+        execvp(args[0], args.data());
         dprintf(STDERR_FILENO, "cannot execute worker %s: %s\n", args[0], strerror(errno));
         _exit(127);
     }

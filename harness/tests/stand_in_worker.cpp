@@ -79,6 +79,11 @@ int main(int argc, char **argv) {
             forger.send(accepted(tc));
             sleep_forever();
         }
+        if (mode == "write-every-fd") {
+            // Everything but its own channel: a descriptor the judge left open would show it.
+            for (int fd = 3; fd < 256; ++fd)
+                if (fd != out_fd) (void)!write(fd, "leak\n", 5);
+        }
         if (mode == "garbage-stdout") std::printf("{\"event\":\"result\",\"verdict\":\"AC\"}\nAC\n");
         if (mode == "flood") {
             std::string line(1023, 'x');

@@ -70,3 +70,8 @@ TEST_CASE("the map of a large C has at most 16 rows of 64 cells") {
     CHECK(map.substr(0, 65) == std::string(64, '.') + "\n");
     CHECK(map.substr(15 * 65, 65) == "X" + std::string(63, '.') + "\n");
 }
+
+TEST_CASE("nearly every element wrong is not mistaken for a corner") {
+    const auto counts = counts_where(127, 137, [](int r, int c) { return r + c > 1; });
+    CHECK(counts.pattern().rfind("nearly every element (17396 of 17399)", 0) == 0);
+}

@@ -4,6 +4,10 @@
 
 #include <doctest/doctest.h>
 
+#include <cstdio>
+#include <filesystem>
+#include <unistd.h>
+
 using namespace gemm;
 
 namespace {
@@ -159,4 +163,15 @@ TEST_CASE("the run mode reaches the worker with each case") {
     CHECK(r.verdict == Verdict::AC);
     CHECK(r.detail == "untimed tf32"); // the stand-in echoes the mode it received
     CHECK(s.run_case(small_case("default")).detail == "timed fp32");
+}
+
+TEST_CASE("a worker inherits no descriptor of the judge's but its channel") {
+    const auto path = std::filesystem::temp_directory_path() / ("gemm-fd-leak-" + std::to_string(::getpid()));
+    std::FILE *judge_file = std::fopen(path.c_str(), "w"); // opened without close-on-exec
+    REQUIRE(judge_file != nullptr);
+    Supervisor s(options_for("write-every-fd"));
+    CHECK(s.run_case(small_case("writer")).verdict == Verdict::AC);
+    std::fclose(judge_file);
+    CHECK(std::filesystem::file_size(path) == 0);
+    std::filesystem::remove(path);
 }
