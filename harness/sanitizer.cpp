@@ -59,11 +59,19 @@ std::optional<std::string> sanitizer_finding(const std::string &tool, const std:
             continue;
         }
         if (!continuation || text.empty()) break;
-        // Keep the location lines ("at …", "and … at …"); stop before thread/address detail.
-        if (text.rfind("at ", 0) == 0 || text.rfind("and ", 0) == 0) finding += " " + text;
-        else break;
+        // Keep where it happened ("at …") and, for a race, the first other access ("and …");
+        // stop before thread, address and further hazard detail.
+        if (text.rfind("at ", 0) == 0) {
+            finding += " " + text;
+        } else if (text.rfind("and ", 0) == 0) {
+            finding += " " + text;
+            break;
+        } else {
+            break;
+        }
     }
     if (finding.empty()) return std::nullopt;
+    if (finding.rfind("Error: ", 0) == 0) finding.erase(0, 7);
     return tool + ": " + shorten_locations(finding);
 }
 

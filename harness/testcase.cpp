@@ -74,6 +74,7 @@ bool Parser::next_line(std::vector<std::string> &tokens) {
 long long Parser::parse_integer(const std::string &token, const char *what) const {
     long long value = 0;
     auto [end, ec] = std::from_chars(token.data(), token.data() + token.size(), value);
+    if (ec == std::errc::result_out_of_range) fail(std::string(what) + " is out of range: `" + token + "`");
     if (ec != std::errc() || end != token.data() + token.size())
         fail(std::string(what) + " must be an integer, got `" + token + "`");
     return value;
