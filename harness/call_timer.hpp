@@ -17,6 +17,7 @@ struct CallSample {
     // overhead: some device work ran outside the events' view.
     bool unsynchronized_work() const { return host_ms > 1.05 * event_ms + 0.05; }
     double time_ms() const { return unsynchronized_work() ? host_ms : event_ms; }
+    // A run uses the host clock when most of its calls showed such work (case_runner.cpp).
 };
 
 class CallTimer {

@@ -7,8 +7,9 @@
 // 2N FLOPs: 0.25 FLOP/byte if every read went to DRAM; the L1 and L2 catch most of
 // the reuse, which is all that makes this rung usable.
 // Changed from the previous rung: none, it is the first.
-// Measured on an NVIDIA H200 (judge median, see docs/perf-notes.md): 4096³ at
-// 2.0 TFLOP/s, 4% of cuBLAS FP32.
+// Measured on an NVIDIA H200 (judge medians, cuBLAS in the same run; docs/perf-notes.md):
+// 4096³ in 25.5 ms = 5.38 TFLOP/s, 10.6% of cuBLAS SGEMM (50.9 TFLOP/s); bound by load
+// instructions through L1 — two LDG per FFMA in the SASS.
 #include <cuda_runtime.h>
 
 namespace {
