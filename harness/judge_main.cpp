@@ -86,17 +86,6 @@ DeviceInfo probe(const std::string &worker) {
     }
 }
 
-CaseResult result_for(const TestCase &tc, Verdict v, const std::string &why) {
-    CaseResult r;
-    r.name = tc.name;
-    r.M = tc.M;
-    r.N = tc.N;
-    r.K = tc.K;
-    r.verdict = v;
-    r.detail = why;
-    return r;
-}
-
 // GPU memory a case needs: the three FP32 matrices, and the FP64 copies the cuBLAS reference makes.
 double bytes_needed(const TestCase &tc) {
     const double elements = double(tc.M) * tc.N + double(tc.N) * tc.K + double(tc.M) * tc.K;

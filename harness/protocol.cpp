@@ -6,6 +6,17 @@ namespace gemm {
 
 using nlohmann::json;
 
+CaseResult result_for(const TestCase &tc, Verdict verdict, std::string detail) {
+    CaseResult r;
+    r.name = tc.name;
+    r.M = tc.M;
+    r.N = tc.N;
+    r.K = tc.K;
+    r.verdict = verdict;
+    r.detail = std::move(detail);
+    return r;
+}
+
 void to_json(json &j, const CaseRequest &r) {
     j = json{{"case", r.testcase}, {"timed", r.mode.timed}, {"precision", precision_name(r.mode.precision)},
              {"nonce", r.nonce}, {"secret", r.secret}};

@@ -24,6 +24,9 @@ struct CaseRequest {
     std::uint64_t secret = 0; // seeds the choices a solution must not predict (input scaling, checked calls)
 };
 
+// A result that needs no worker to say it: the verdict and why, for the case's shape.
+CaseResult result_for(const TestCase &tc, Verdict verdict, std::string detail);
+
 void to_json(nlohmann::json &j, const CaseRequest &r);
 void from_json(const nlohmann::json &j, CaseRequest &r);
 void to_json(nlohmann::json &j, const TestCase &tc);

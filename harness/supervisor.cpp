@@ -33,17 +33,6 @@ void close_fd(int &fd) {
     fd = -1;
 }
 
-CaseResult result_for(const TestCase &tc, Verdict verdict, std::string detail) {
-    CaseResult r;
-    r.name = tc.name;
-    r.M = tc.M;
-    r.N = tc.N;
-    r.K = tc.K;
-    r.verdict = verdict;
-    r.detail = std::move(detail);
-    return r;
-}
-
 std::string format_seconds(double s) {
     char text[32];
     std::snprintf(text, sizeof text, "%.3g s", s);
