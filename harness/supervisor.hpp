@@ -41,7 +41,6 @@ class Supervisor {
 
   private:
     enum class Phase { Judge, Solve };
-    struct Message;
     bool spawn();
     void stop_worker();
     int reap_worker(double wait_s);
