@@ -1,8 +1,8 @@
 // A stand-in for gemm-worker that misbehaves on purpose, so the supervisor's handling
 // of hanging, crashing, silent and babbling workers is tested without a GPU.
 // Usage: stand_in_worker MODE --channel-in=FD --channel-out=FD
-#include "channel.hpp"
-#include "protocol.hpp"
+#include "channel/channel.hpp"
+#include "channel/protocol.hpp"
 
 #include <csignal>
 #include <cstdio>

@@ -4,9 +4,9 @@
 // exactly the bad files.
 #include <doctest/doctest.h>
 
-#include "case_tools.hpp"
-#include "reference.hpp"
-#include "rng.hpp"
+#include "authoring/case_tools.hpp"
+#include "core/reference.hpp"
+#include "core/rng.hpp"
 
 #include <atomic>
 #include <chrono>
@@ -159,9 +159,11 @@ TEST_CASE("case new with the defaults writes uniform -1 1, seed 1, no time limit
 
 TEST_CASE("case new accepts every generated distribution") {
     TempDir dir;
-    const auto normal = load_testcase(create_generated_case(dir.str(), request("secret/n", 3, 3, 3, "normal")), dir.str());
+    const auto normal =
+        load_testcase(create_generated_case(dir.str(), request("secret/n", 3, 3, 3, "normal")), dir.str());
     CHECK(normal.generator.distribution == Distribution::Normal);
-    const auto mixed = load_testcase(create_generated_case(dir.str(), request("secret/m", 3, 3, 3, "mixed")), dir.str());
+    const auto mixed =
+        load_testcase(create_generated_case(dir.str(), request("secret/m", 3, 3, 3, "mixed")), dir.str());
     CHECK(mixed.generator.distribution == Distribution::Mixed);
     const auto sparse =
         load_testcase(create_generated_case(dir.str(), request("secret/s", 3, 3, 3, "sparse 0.25")), dir.str());
@@ -185,8 +187,8 @@ TEST_CASE("case new refuses a name without a category folder or leaving the suit
     CHECK(contains(refusal([&] { create_generated_case(dir.str(), request("../secret/x", 2, 2, 2)); }), "`..`"));
     CHECK(contains(refusal([&] { create_generated_case(dir.str(), request("secret/../../x", 2, 2, 2)); }), "`..`"));
     for (const char *bad : {"", "/tmp/secret/x", "secret/", "secret//x", "secret/./x", "secret/x.case", "secret/a\nb"})
-        CHECK_MESSAGE(starts_with(refusal([&] { create_generated_case(dir.str(), request(bad, 2, 2, 2)); }), "case name `"),
-                      bad);
+        CHECK_MESSAGE(
+            starts_with(refusal([&] { create_generated_case(dir.str(), request(bad, 2, 2, 2)); }), "case name `"), bad);
     CHECK(files_below(dir.path) == 0);
 }
 
@@ -321,7 +323,8 @@ TEST_CASE("case show of the small explicit sample prints its matrices in aligned
     CHECK(contains(text, "sample/02-small-explicit"));
     CHECK(contains(text, "2 3 4"));
     CHECK(contains(text, "explicit"));
-    for (const char *number : {"-6", "0.5", "0.25", "-3.25", "-13.5", "17", "-24.5"}) CHECK_MESSAGE(contains(text, number), number);
+    for (const char *number : {"-6", "0.5", "0.25", "-3.25", "-13.5", "17", "-24.5"})
+        CHECK_MESSAGE(contains(text, number), number);
     CHECK_FALSE(contains(text, "mean"));
     for (const char *title : {"A (", "B (", "expected C ("}) {
         CAPTURE(title);
@@ -371,7 +374,9 @@ TEST_CASE("case validate reports an expected C that disagrees with A·B, and unr
     const auto problems = validate_path(dir.str(), dir.str());
     REQUIRE(problems.size() == 1);
     CHECK(starts_with(problems[0], wrong + ":8: expected C at row 0, col 1 is 9 but A·B is 8"));
-    CHECK(validate_path(dir.at("nothing.case"), dir.str()) == std::vector<std::string>{dir.at("nothing.case") + ":0: cannot be read"});
+    CHECK(validate_path(dir.at("nothing.case"), dir.str()) ==
+          std::vector<std::string>{dir.at("nothing.case") + ":0: cannot be read"});
     fs::create_directories(dir.path / "empty");
-    CHECK(validate_path(dir.at("empty"), dir.str()) == std::vector<std::string>{dir.at("empty") + ":0: holds no *.case files"});
+    CHECK(validate_path(dir.at("empty"), dir.str()) ==
+          std::vector<std::string>{dir.at("empty") + ":0: holds no *.case files"});
 }

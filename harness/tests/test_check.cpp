@@ -3,10 +3,10 @@
 // where.
 #include <doctest/doctest.h>
 
-#include "check.hpp"
-#include "reference.hpp"
-#include "rng.hpp"
-#include "testcase.hpp"
+#include "core/check.hpp"
+#include "core/reference.hpp"
+#include "core/rng.hpp"
+#include "core/testcase.hpp"
 
 #include <cmath>
 #include <cstdint>
@@ -393,23 +393,24 @@ TEST_CASE("a normwise ratio just above 1 fails and exactly 1 passes") {
 
 namespace {
 
-const char *small_explicit = "shape 2 3 4\n"    // 1
-                             "data explicit\n"  // 2
-                             "A\n"              // 3
-                             "1   2   3\n"      // 4
-                             "-4  5  -6\n"      // 5
-                             "B\n"              // 6
-                             "1   0  -1   2\n"  // 7
-                             "0.5 1   0  -3\n"  // 8
+const char *small_explicit = "shape 2 3 4\n"      // 1
+                             "data explicit\n"    // 2
+                             "A\n"                // 3
+                             "1   2   3\n"        // 4
+                             "-4  5  -6\n"        // 5
+                             "B\n"                // 6
+                             "1   0  -1   2\n"    // 7
+                             "0.5 1   0  -3\n"    // 8
                              "2  -2   1   0.25\n" // 9
-                             "C\n";             // 10
+                             "C\n";               // 10
 
 Reference reference_of(const TestCase &tc) { return reference_on_cpu(tc.A, tc.B, tc.M, tc.N, tc.K); }
 
 } // namespace
 
 TEST_CASE("a right expected C in a testcase raises no complaint") {
-    const auto tc = parse_testcase(std::string(small_explicit) + "8 -4 2 -3.25\n-13.5 17 -2 -24.5\n", "s.case", "sample/s");
+    const auto tc =
+        parse_testcase(std::string(small_explicit) + "8 -4 2 -3.25\n-13.5 17 -2 -24.5\n", "s.case", "sample/s");
     CHECK_FALSE(expected_output_mismatch(tc, reference_of(tc)).has_value());
 }
 
@@ -420,7 +421,8 @@ TEST_CASE("an expected C within a setter's rounding of a few digits is accepted"
 }
 
 TEST_CASE("a wrong expected C is reported at its file and line") {
-    const auto tc = parse_testcase(std::string(small_explicit) + "8 -4 2 -3.25\n-13.5 17 -2.5 -24.5\n", "s.case", "sample/s");
+    const auto tc =
+        parse_testcase(std::string(small_explicit) + "8 -4 2 -3.25\n-13.5 17 -2.5 -24.5\n", "s.case", "sample/s");
     const auto why = expected_output_mismatch(tc, reference_of(tc));
     REQUIRE(why.has_value());
     CHECK(why->rfind("s.case:12: ", 0) == 0);
@@ -430,7 +432,8 @@ TEST_CASE("a wrong expected C is reported at its file and line") {
 }
 
 TEST_CASE("a wrong expected C in the first row is reported on the line after the C header") {
-    const auto tc = parse_testcase(std::string(small_explicit) + "8.001 -4 2 -3.25\n-13.5 17 -2 -24.5\n", "s.case", "sample/s");
+    const auto tc =
+        parse_testcase(std::string(small_explicit) + "8.001 -4 2 -3.25\n-13.5 17 -2 -24.5\n", "s.case", "sample/s");
     const auto why = expected_output_mismatch(tc, reference_of(tc));
     REQUIRE(why.has_value());
     CHECK(why->rfind("s.case:11: ", 0) == 0);

@@ -1,7 +1,8 @@
 // The command line of ./judge and the --case selector.
 #include <doctest/doctest.h>
 
-#include "cli.hpp"
+#include "judge/cli.hpp"
+#include "core/testcase.hpp"
 
 #include <iostream>
 #include <sstream>
@@ -57,9 +58,9 @@ TEST_CASE("a bare solution gets every default") {
 }
 
 TEST_CASE("every option lands in its field") {
-    const auto p = parse({solution, "--testcases", testcases, "--arch", "sm_90", "--json", "out.json",
-                          "--time-budget", "1.5", "--baseline", "all", "--show-output", "--nvcc", "/usr/bin/nvcc",
-                          "--cache-dir", "/tmp/cache"});
+    const auto p =
+        parse({solution, "--testcases", testcases, "--arch", "sm_90", "--json", "out.json", "--time-budget", "1.5",
+               "--baseline", "all", "--show-output", "--nvcc", "/usr/bin/nvcc", "--cache-dir", "/tmp/cache"});
     REQUIRE(std::holds_alternative<JudgeOptions>(p.result));
     const auto &o = std::get<JudgeOptions>(p.result);
     CHECK(o.testcases_dir == testcases);

@@ -1,12 +1,12 @@
 // nvcc → shared library, the cache, and CE. Needs nvcc, not a GPU; skipped without nvcc.
-#include "compile.hpp"
-#include "process.hpp"
+#include "judge/compile.hpp"
+#include "judge/process.hpp"
 
-#include <doctest/doctest.h>
 #include <algorithm>
+#include <doctest/doctest.h>
 #include <filesystem>
-#include <unistd.h>
 #include <fstream>
+#include <unistd.h>
 
 using namespace gemm;
 namespace fs = std::filesystem;

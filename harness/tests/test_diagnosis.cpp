@@ -1,5 +1,5 @@
 // The map of bad elements and the pattern in words, from synthetic bad-element sets.
-#include "diagnosis.hpp"
+#include "core/diagnosis.hpp"
 
 #include <doctest/doctest.h>
 
@@ -31,7 +31,9 @@ TEST_CASE("the last columns past the last full 16-wide tile are named as partial
 TEST_CASE("the last rows are named as partial tiles along M, and one row as the last row") {
     CHECK(counts_where(37, 20, [](int r, int) { return r >= 32; }).pattern() ==
           "only the last 5 rows — row ≥ 32 = 32·⌊M/32⌋: partial tiles along M");
-    CHECK(counts_where(37, 20, [](int r, int) { return r == 36; }, true).pattern() == "only the last row (row ≥ 36)");
+    CHECK(counts_where(
+              37, 20, [](int r, int) { return r == 36; }, true)
+              .pattern() == "only the last row (row ≥ 36)");
 }
 
 TEST_CASE("every element wrong points at indexing or the reduction") {
@@ -53,7 +55,9 @@ TEST_CASE("whole rows in the middle are listed by their range") {
 }
 
 TEST_CASE("no simple pattern is called scattered with its counts") {
-    CHECK(counts_where(30, 30, [](int r, int c) { return (r * 7 + c * 3) % 11 == 0 && r > 0 && r < 29 && c < 29; }).pattern().rfind("scattered:", 0) == 0);
+    CHECK(counts_where(30, 30, [](int r, int c) { return (r * 7 + c * 3) % 11 == 0 && r > 0 && r < 29 && c < 29; })
+              .pattern()
+              .rfind("scattered:", 0) == 0);
 }
 
 TEST_CASE("the map marks wrong cells X, unwritten cells u and the rest dots") {

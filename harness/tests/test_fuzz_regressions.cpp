@@ -4,9 +4,9 @@
 // with TestcaseError; any other exception (or a crash) is the bug coming back.
 #include <doctest/doctest.h>
 
-#include "check.hpp"
-#include "reference.hpp"
-#include "testcase.hpp"
+#include "core/check.hpp"
+#include "core/reference.hpp"
+#include "core/testcase.hpp"
 
 #include <algorithm>
 #include <exception>

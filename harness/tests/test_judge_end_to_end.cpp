@@ -1,16 +1,16 @@
 // ./judge end to end, as a user runs it: the seed kernels over the default suite and
 // every known-bad solution against the verdict it must get. Cases that need a GPU
 // print "[skipped: no GPU]" without one, which CTest counts as skipped.
-#include "process.hpp"
-#include "protocol.hpp"
+#include "channel/protocol.hpp"
+#include "judge/process.hpp"
 
-#include <doctest/doctest.h>
 #include <cstdlib>
+#include <doctest/doctest.h>
 #include <filesystem>
-#include <unistd.h>
 #include <fstream>
 #include <regex>
 #include <sstream>
+#include <unistd.h>
 
 namespace fs = std::filesystem;
 using nlohmann::json;
@@ -157,7 +157,8 @@ TEST_CASE("an invalid testcase suite is refused as JE before anything runs") {
     const auto suite = fs::temp_directory_path() / ("gemm-bad-suite-" + std::to_string(::getpid()));
     fs::create_directories(suite / "secret");
     std::ofstream(suite / "secret" / "bad.case") << "shape 4 4\ndata uniform -1 1\nseed 1\n";
-    const auto run = gemm::run_captured({judge_program, source_dir + std::string("/solutions/tiled.cu"), "--testcases", suite.string()});
+    const auto run = gemm::run_captured(
+        {judge_program, source_dir + std::string("/solutions/tiled.cu"), "--testcases", suite.string()});
     CHECK(run.exit_code == 5);
     CHECK(run.output.find("bad.case:1: expected `shape M N K`") != std::string::npos);
     fs::remove_all(suite);
@@ -167,7 +168,8 @@ TEST_CASE("the seed kernels are AC on every default case") {
     REQUIRE_GPU();
     for (const std::string name : {"naive", "tiled"}) {
         CAPTURE(name);
-        const auto run = run_judge(source_dir + "/solutions/" + name + ".cu", {"--time-budget", "0.05"}, "solution-" + name);
+        const auto run =
+            run_judge(source_dir + "/solutions/" + name + ".cu", {"--time-budget", "0.05"}, "solution-" + name);
         CHECK(run.exit_code == 0);
         REQUIRE(run.report.is_object());
         for (const auto &c : run.report["cases"]) {

@@ -2,7 +2,7 @@
 // including the NaN and infinite figures that JSON itself cannot spell.
 #include <doctest/doctest.h>
 
-#include "protocol.hpp"
+#include "channel/protocol.hpp"
 
 #include <cmath>
 #include <limits>

@@ -1,13 +1,13 @@
 // The two FP64 references agree: the CPU one for small cases and cuBLAS DGEMM for
 // large ones must be interchangeable, or a case's verdict would depend on its size.
-#include "device_info.hpp"
-#include "reference.hpp"
-#include "reference_cublas.hpp"
-#include "rng.hpp"
+#include "core/reference.hpp"
+#include "core/rng.hpp"
+#include "worker/device_info.hpp"
+#include "worker/reference_cublas.hpp"
 
-#include <doctest/doctest.h>
 #include <cmath>
 #include <cstdio>
+#include <doctest/doctest.h>
 
 using namespace gemm;
 

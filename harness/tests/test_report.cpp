@@ -1,7 +1,7 @@
 // What the user reads: rows, the summary line, durations and the JSON report.
 #include <doctest/doctest.h>
 
-#include "report.hpp"
+#include "judge/report.hpp"
 
 #include <cmath>
 #include <string>
@@ -219,10 +219,10 @@ TEST_CASE("an all-accepted summary has no other counts") {
 TEST_CASE("worst_verdict picks the worst in the order AC WA TLE RE CE JE") {
     CHECK(worst_verdict({}) == Verdict::AC);
     CHECK(worst_verdict({with_verdict("a", Verdict::AC)}) == Verdict::AC);
-    CHECK(worst_verdict({with_verdict("a", Verdict::AC), with_verdict("b", Verdict::TLE), with_verdict("c", Verdict::WA)}) ==
-          Verdict::TLE);
-    CHECK(worst_verdict({with_verdict("a", Verdict::RE), with_verdict("b", Verdict::JE), with_verdict("c", Verdict::CE)}) ==
-          Verdict::JE);
+    CHECK(worst_verdict({with_verdict("a", Verdict::AC), with_verdict("b", Verdict::TLE),
+                         with_verdict("c", Verdict::WA)}) == Verdict::TLE);
+    CHECK(worst_verdict({with_verdict("a", Verdict::RE), with_verdict("b", Verdict::JE),
+                         with_verdict("c", Verdict::CE)}) == Verdict::JE);
     CHECK(worst_verdict({with_verdict("a", Verdict::CE), with_verdict("b", Verdict::RE)}) == Verdict::CE);
 }
 

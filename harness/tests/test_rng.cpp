@@ -3,7 +3,7 @@
 // never by the code under test.
 #include <doctest/doctest.h>
 
-#include "rng.hpp"
+#include "core/rng.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -54,8 +54,8 @@ TEST_CASE("map_to_value uses the top 24 bits of the word") {
           static_cast<float>(-1.0 + 2.0 * (1.0 - 0x1p-24)));
     GeneratorSpec ints{Distribution::Integers, -4.0, 4.0, 1};
     CHECK(map_to_value(0, ints) == -4.0f);
-    CHECK(map_to_value(0x8000000000000000ull, ints) == 0.0f);   // -4 + floor(0.5·9) = 0
-    CHECK(map_to_value(0xFFFFFFFFFFFFFFFFull, ints) == 4.0f);   // -4 + floor((1-2^-24)·9) = 4
+    CHECK(map_to_value(0x8000000000000000ull, ints) == 0.0f); // -4 + floor(0.5·9) = 0
+    CHECK(map_to_value(0xFFFFFFFFFFFFFFFFull, ints) == 4.0f); // -4 + floor((1-2^-24)·9) = 4
 }
 
 TEST_CASE("generate_matrix for uniform -1 1 seed 42 set 0 matrix A starts with the documented values") {
@@ -109,8 +109,7 @@ TEST_CASE("input sets and matrices draw from different streams") {
     CHECK(generate_matrix(other_seed, 0, MatrixId::A, 16, 16) != a0);
     // seed 7 set 0 matrix B must not alias any stream of seed 8
     for (int set : {0, 1})
-        for (MatrixId m : {MatrixId::A, MatrixId::B})
-            CHECK(generate_matrix(other_seed, set, m, 16, 16) != b0);
+        for (MatrixId m : {MatrixId::A, MatrixId::B}) CHECK(generate_matrix(other_seed, set, m, 16, 16) != b0);
 }
 
 TEST_CASE("uniform values lie between low and high and cover the range") {
@@ -134,9 +133,12 @@ TEST_CASE("integer values are whole numbers from low to high and every value occ
     std::vector<int> seen(9, 0);
     int fractional = 0, outside = 0;
     for (float x : v) {
-        if (x != std::floor(x)) ++fractional;
-        else if (x < -4.0f || x > 4.0f) ++outside;
-        else ++seen[static_cast<int>(x) + 4];
+        if (x != std::floor(x))
+            ++fractional;
+        else if (x < -4.0f || x > 4.0f)
+            ++outside;
+        else
+            ++seen[static_cast<int>(x) + 4];
     }
     CHECK(fractional == 0);
     CHECK(outside == 0);
@@ -174,8 +176,8 @@ TEST_CASE("mixed data scales each row and column by a power of two, pinned for s
 TEST_CASE("sparse data has zero rows, zero columns and the requested density, pinned for seed 7") {
     GeneratorSpec spec{Distribution::Sparse, 0, 0, 7, 0.5};
     const auto a = generate_matrix(spec, 0, MatrixId::A, 16, 16);
-    const std::vector<float> first{0x1.2cabcp-1f, 0x1.0fa4cp-2f, -0x1.799a7cp-1f, 0.0f,
-                                   0x1.f5bp-11f, 0.0f,          0.0f,           0x1.9614dp-2f};
+    const std::vector<float> first{0x1.2cabcp-1f, 0x1.0fa4cp-2f, -0x1.799a7cp-1f, 0.0f, 0x1.f5bp-11f,
+                                   0.0f,          0.0f,          0x1.9614dp-2f};
     CHECK(std::vector<float>(a.begin(), a.begin() + 8) == first);
     CHECK(std::count(a.begin(), a.end(), 0.0f) == 143);
 }

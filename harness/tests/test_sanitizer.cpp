@@ -1,5 +1,5 @@
 // Turning compute-sanitizer reports into one finding with the solution's source line.
-#include "sanitizer.hpp"
+#include "judge/sanitizer.hpp"
 
 #include <doctest/doctest.h>
 
@@ -27,7 +27,8 @@ TEST_CASE("a memcheck report keeps the access and its line, not the thread detai
                                "/tmp/device-fault.cu:9\n"
                                "=========     by thread (0,0,0) in block (0,0,0)\n"
                                "=========     Address 0x10 is out of bounds\n";
-    CHECK(sanitizer_finding("memcheck", output) == "memcheck: Invalid __global__ write of size 4 bytes at device-fault.cu:9");
+    CHECK(sanitizer_finding("memcheck", output) ==
+          "memcheck: Invalid __global__ write of size 4 bytes at device-fault.cu:9");
 }
 
 TEST_CASE("a clean sanitizer run has no finding") {

@@ -1,7 +1,7 @@
 // Shrinking and the stress driver against synthetic failures: predicates stand in
 // for a judged solution.
-#include "shrink.hpp"
-#include "stress.hpp"
+#include "judge/shrink.hpp"
+#include "judge/stress.hpp"
 
 #include <doctest/doctest.h>
 

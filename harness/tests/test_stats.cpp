@@ -2,7 +2,7 @@
 // closest ranks (numpy's default "linear" method, R's type 7).
 #include <doctest/doctest.h>
 
-#include "stats.hpp"
+#include "core/stats.hpp"
 
 #include <vector>
 

@@ -1,6 +1,6 @@
 // The supervisor against stand-in workers that hang, crash, exit early or babble:
 // every misbehaviour costs only the case it happened on.
-#include "supervisor.hpp"
+#include "judge/supervisor.hpp"
 
 #include <doctest/doctest.h>
 

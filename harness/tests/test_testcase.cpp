@@ -2,7 +2,7 @@
 // and loading the shipped suite.
 #include <doctest/doctest.h>
 
-#include "testcase.hpp"
+#include "core/testcase.hpp"
 
 #include <algorithm>
 #include <chrono>
@@ -209,7 +209,8 @@ TEST_CASE("a shape with the wrong number of fields is rejected") {
 TEST_CASE("an explicit row of the wrong length is rejected on that row's line") {
     const auto why = rejection("shape 2 3 1\ndata explicit\nA\n1 2 3\n4 5\nB\n1\n1\n1\n");
     CHECK(why == "t.case:5: row 2 of A has 2 numbers, expected 3");
-    CHECK(rejection("shape 1 1 2\ndata explicit\nA\n1\nB\n1 2 3\n") == "t.case:6: row 1 of B has 3 numbers, expected 2");
+    CHECK(rejection("shape 1 1 2\ndata explicit\nA\n1\nB\n1 2 3\n") ==
+          "t.case:6: row 1 of B has 3 numbers, expected 2");
 }
 
 TEST_CASE("an explicit block that ends too early is rejected") {
@@ -218,9 +219,12 @@ TEST_CASE("an explicit block that ends too early is rejected") {
 }
 
 TEST_CASE("a non-numeric or non-finite explicit element is rejected") {
-    CHECK(starts_with(rejection("shape 1 2 1\ndata explicit\nA\n1 abc\n"), "t.case:4: a matrix element must be a finite number"));
-    CHECK(starts_with(rejection("shape 1 2 1\ndata explicit\nA\n1 inf\n"), "t.case:4: a matrix element must be a finite number"));
-    CHECK(starts_with(rejection("shape 1 2 1\ndata explicit\nA\nnan 1\n"), "t.case:4: a matrix element must be a finite number"));
+    CHECK(starts_with(rejection("shape 1 2 1\ndata explicit\nA\n1 abc\n"),
+                      "t.case:4: a matrix element must be a finite number"));
+    CHECK(starts_with(rejection("shape 1 2 1\ndata explicit\nA\n1 inf\n"),
+                      "t.case:4: a matrix element must be a finite number"));
+    CHECK(starts_with(rejection("shape 1 2 1\ndata explicit\nA\nnan 1\n"),
+                      "t.case:4: a matrix element must be a finite number"));
 }
 
 TEST_CASE("a matrix block without `data explicit` before it is rejected") {
@@ -234,7 +238,8 @@ TEST_CASE("a matrix block before the shape is rejected") {
 }
 
 TEST_CASE("an explicit case needs both A and B") {
-    CHECK(rejection("shape 1 1 1\ndata explicit\nA\n2\n") == "t.case:5: an explicit case needs both an `A` and a `B` block");
+    CHECK(rejection("shape 1 1 1\ndata explicit\nA\n2\n") ==
+          "t.case:5: an explicit case needs both an `A` and a `B` block");
 }
 
 TEST_CASE("uniform needs LOW strictly below HIGH") {
@@ -243,7 +248,8 @@ TEST_CASE("uniform needs LOW strictly below HIGH") {
 }
 
 TEST_CASE("uniform bounds beyond ±1e30 are rejected") {
-    CHECK(starts_with(rejection("shape 1 1 1\ndata uniform -1 2e30\nseed 1\n"), "t.case:2: uniform bounds must lie within"));
+    CHECK(starts_with(rejection("shape 1 1 1\ndata uniform -1 2e30\nseed 1\n"),
+                      "t.case:2: uniform bounds must lie within"));
     CHECK_NOTHROW(parse_testcase("shape 1 1 1\ndata uniform -1e6 1e6\nseed 1\n", "p", "s/x"));
 }
 
@@ -255,8 +261,10 @@ TEST_CASE("integers 0 0 is rejected because all-zero data hides unwritten output
 }
 
 TEST_CASE("a data line of an unknown kind is rejected") {
-    CHECK(starts_with(rejection("shape 1 1 1\ndata normal 0 1\nseed 1\n"), "t.case:2: expected `data uniform LOW HIGH`"));
-    CHECK(starts_with(rejection("shape 1 1 1\ndata uniform 0\nseed 1\n"), "t.case:2: expected `data uniform LOW HIGH`"));
+    CHECK(
+        starts_with(rejection("shape 1 1 1\ndata normal 0 1\nseed 1\n"), "t.case:2: expected `data uniform LOW HIGH`"));
+    CHECK(
+        starts_with(rejection("shape 1 1 1\ndata uniform 0\nseed 1\n"), "t.case:2: expected `data uniform LOW HIGH`"));
 }
 
 TEST_CASE("an all-zero explicit A or B is rejected after the last line") {
@@ -430,7 +438,8 @@ TEST_CASE("a sparse density that is zero or above one is rejected") {
 }
 
 TEST_CASE("a case whose result could overflow FP32 is rejected") {
-        CHECK(contains(rejection("shape 2 10 2\ndata uniform -1e19 1e19\nseed 1\n"), "t.case:4: the result could overflow FP32"));
+    CHECK(contains(rejection("shape 2 10 2\ndata uniform -1e19 1e19\nseed 1\n"),
+                   "t.case:4: the result could overflow FP32"));
     CHECK(rejection("shape 2 1000 2\ndata uniform -1e15 1e15\nseed 1\n").empty());
     CHECK(contains(rejection("shape 1 1 1\ndata explicit\nA\n1e20\nB\n1e20\n"), "could overflow FP32"));
     CHECK(rejection("shape 1 1 1\ndata explicit\nA\n1e6\nB\n1e6\n").empty());
@@ -439,7 +448,8 @@ TEST_CASE("a case whose result could overflow FP32 is rejected") {
 }
 
 TEST_CASE("magnitudes that would make FP32 products subnormal are rejected") {
-    CHECK(contains(rejection("shape 2 2 2\ndata uniform -1e-12 1e-12\nseed 1\n"), "t.case:2: uniform bounds this close to 0"));
+    CHECK(contains(rejection("shape 2 2 2\ndata uniform -1e-12 1e-12\nseed 1\n"),
+                   "t.case:2: uniform bounds this close to 0"));
     CHECK(contains(rejection("shape 1 1 1\ndata explicit\nA\n1e-20\nB\n1\n"), "non-zero but below 1e-15"));
     CHECK(rejection("shape 1 2 1\ndata explicit\nA\n0 1e-15\nB\n1\n2\n").empty());
 }

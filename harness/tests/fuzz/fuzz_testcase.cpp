@@ -2,9 +2,9 @@
 // suite (scripts/fuzz builds and runs it). The input bytes are a testcase file's text.
 // A rejection (gemm::TestcaseError) is a correct answer to bad input; any other
 // exception, a sanitizer report, or a violated invariant of an accepted case is a bug.
-#include "check.hpp"
-#include "reference.hpp"
-#include "testcase.hpp"
+#include "core/check.hpp"
+#include "core/reference.hpp"
+#include "core/testcase.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -24,9 +24,9 @@ const char *const fuzz_name = "fuzz/input";
     std::abort();
 }
 
-#define INVARIANT(condition)                                                                                   \
-    do {                                                                                                       \
-        if (!(condition)) violated(#condition);                                                                \
+#define INVARIANT(condition)                                                                                           \
+    do {                                                                                                               \
+        if (!(condition)) violated(#condition);                                                                        \
     } while (0)
 
 bool starts_with(const std::string &s, const std::string &prefix) { return s.rfind(prefix, 0) == 0; }

@@ -1,0 +1,226 @@
+#include "channel/protocol.hpp"
+
+#include <cmath>
+
+namespace gemm {
+
+using nlohmann::json;
+
+CaseResult result_for(const TestCase &tc, Verdict verdict, std::string detail) {
+    CaseResult r;
+    r.name = tc.name;
+    r.M = tc.M;
+    r.N = tc.N;
+    r.K = tc.K;
+    r.verdict = verdict;
+    r.detail = std::move(detail);
+    return r;
+}
+
+void to_json(json &j, const CaseRequest &r) {
+    j = json{{"case", r.testcase},
+             {"timed", r.mode.timed},
+             {"precision", precision_name(r.mode.precision)},
+             {"nonce", r.nonce},
+             {"secret", r.secret}};
+}
+
+void from_json(const json &j, CaseRequest &r) {
+    j.at("case").get_to(r.testcase);
+    j.at("timed").get_to(r.mode.timed);
+    r.mode.precision = parse_precision(j.at("precision").get<std::string>()).value_or(Precision::FP32);
+    j.at("nonce").get_to(r.nonce);
+    j.at("secret").get_to(r.secret);
+}
+
+void to_json(json &j, const TestCase &tc) {
+    j = json{{"name", tc.name},
+             {"category", tc.category},
+             {"path", tc.path},
+             {"M", tc.M},
+             {"N", tc.N},
+             {"K", tc.K},
+             {"distribution", distribution_name(tc.generator.distribution)},
+             {"low", tc.generator.low},
+             {"high", tc.generator.high},
+             {"density", tc.generator.density},
+             {"seed", tc.generator.seed},
+             {"explicit", tc.has_explicit_data},
+             {"time_limit_s", tc.time_limit_s}};
+    if (tc.has_explicit_data) {
+        j["A"] = tc.A;
+        j["B"] = tc.B;
+    }
+}
+
+void from_json(const json &j, TestCase &tc) {
+    j.at("name").get_to(tc.name);
+    j.at("category").get_to(tc.category);
+    j.at("path").get_to(tc.path);
+    j.at("M").get_to(tc.M);
+    j.at("N").get_to(tc.N);
+    j.at("K").get_to(tc.K);
+    tc.generator.distribution = distribution_from_name(j.at("distribution").get<std::string>());
+    j.at("density").get_to(tc.generator.density);
+    j.at("low").get_to(tc.generator.low);
+    j.at("high").get_to(tc.generator.high);
+    j.at("seed").get_to(tc.generator.seed);
+    j.at("explicit").get_to(tc.has_explicit_data);
+    j.at("time_limit_s").get_to(tc.time_limit_s);
+    if (tc.has_explicit_data) {
+        j.at("A").get_to(tc.A);
+        j.at("B").get_to(tc.B);
+    }
+}
+
+void to_json(json &j, const DeviceInfo &d) {
+    j = json{{"present", d.present},
+             {"error", d.error},
+             {"name", d.name},
+             {"compute_capability", d.arch()},
+             {"cc_major", d.cc_major},
+             {"cc_minor", d.cc_minor},
+             {"sm_count", d.sm_count},
+             {"l2_bytes", d.l2_bytes},
+             {"memory_bytes", d.memory_bytes},
+             {"driver_version", d.driver_version},
+             {"cuda_driver_version", d.cuda_driver_version},
+             {"cuda_runtime_version", d.cuda_runtime_version},
+             {"sm_clock_mhz", d.sm_clock_mhz},
+             {"sm_clock_max_mhz", d.sm_clock_max_mhz},
+             {"memory_clock_mhz", d.memory_clock_mhz}};
+}
+
+void from_json(const json &j, DeviceInfo &d) {
+    j.at("present").get_to(d.present);
+    j.at("error").get_to(d.error);
+    j.at("name").get_to(d.name);
+    j.at("cc_major").get_to(d.cc_major);
+    j.at("cc_minor").get_to(d.cc_minor);
+    j.at("sm_count").get_to(d.sm_count);
+    j.at("l2_bytes").get_to(d.l2_bytes);
+    j.at("memory_bytes").get_to(d.memory_bytes);
+    j.at("driver_version").get_to(d.driver_version);
+    j.at("cuda_driver_version").get_to(d.cuda_driver_version);
+    j.at("cuda_runtime_version").get_to(d.cuda_runtime_version);
+    j.at("sm_clock_mhz").get_to(d.sm_clock_mhz);
+    j.at("sm_clock_max_mhz").get_to(d.sm_clock_max_mhz);
+    j.at("memory_clock_mhz").get_to(d.memory_clock_mhz);
+}
+
+namespace {
+
+json bad_element_json(const std::optional<BadElement> &e) {
+    if (!e) return nullptr;
+    return json{{"row", e->row}, {"col", e->col}, {"expected", e->expected}, {"got", e->got}, {"bound", e->bound}};
+}
+
+std::optional<BadElement> bad_element_from(const json &j) {
+    if (j.is_null()) return std::nullopt;
+    BadElement e;
+    j.at("row").get_to(e.row);
+    j.at("col").get_to(e.col);
+    j.at("expected").get_to(e.expected);
+    // A NaN travels as null in JSON.
+    e.got = j.at("got").is_null() ? std::nan("") : j.at("got").get<double>();
+    j.at("bound").get_to(e.bound);
+    return e;
+}
+
+} // namespace
+
+void to_json(json &j, const OutputCheck &o) {
+    j = json{{"precision", precision_name(o.precision)},
+             {"normwise_error", o.normwise_error},
+             {"error_class", o.error_class},
+             {"map", o.map},
+             {"pattern", o.pattern},
+             {"elementwise_ratio", o.elementwise_ratio},
+             {"normwise_ratio", o.normwise_ratio},
+             {"elements", o.elements},
+             {"out_of_bound", o.out_of_bound},
+             {"non_finite", o.non_finite},
+             {"unwritten", o.unwritten},
+             {"first_out_of_bound", bad_element_json(o.first_out_of_bound)},
+             {"first_non_finite", bad_element_json(o.first_non_finite)},
+             {"first_unwritten", bad_element_json(o.first_unwritten)}};
+}
+
+void from_json(const json &j, OutputCheck &o) {
+    // An infinite ratio (an error where the bound is 0) travels as null.
+    o.elementwise_ratio = j.at("elementwise_ratio").is_null() ? INFINITY : j.at("elementwise_ratio").get<double>();
+    o.normwise_ratio = j.at("normwise_ratio").is_null() ? INFINITY : j.at("normwise_ratio").get<double>();
+    o.precision = parse_precision(j.at("precision").get<std::string>()).value_or(Precision::FP32);
+    o.normwise_error = j.at("normwise_error").is_null() ? INFINITY : j.at("normwise_error").get<double>();
+    j.at("error_class").get_to(o.error_class);
+    j.at("map").get_to(o.map);
+    j.at("pattern").get_to(o.pattern);
+    j.at("elements").get_to(o.elements);
+    j.at("out_of_bound").get_to(o.out_of_bound);
+    j.at("non_finite").get_to(o.non_finite);
+    j.at("unwritten").get_to(o.unwritten);
+    o.first_out_of_bound = bad_element_from(j.at("first_out_of_bound"));
+    o.first_non_finite = bad_element_from(j.at("first_non_finite"));
+    o.first_unwritten = bad_element_from(j.at("first_unwritten"));
+}
+
+void to_json(json &j, const TimedRun &t) {
+    const auto &s = t.stats;
+    j = json{{"samples", s.samples},
+             {"median_ms", s.median_ms},
+             {"min_ms", s.min_ms},
+             {"max_ms", s.max_ms},
+             {"q1_ms", s.q1_ms},
+             {"q3_ms", s.q3_ms},
+             {"relative_spread", s.relative_spread()},
+             {"calls_with_unsynchronized_work", t.calls_with_unsynchronized_work},
+             {"host_clock_used", t.host_clock_used},
+             {"sm_clock_mhz", t.sm_clock_mhz}};
+}
+
+void from_json(const json &j, TimedRun &t) {
+    auto &s = t.stats;
+    j.at("samples").get_to(s.samples);
+    j.at("median_ms").get_to(s.median_ms);
+    j.at("min_ms").get_to(s.min_ms);
+    j.at("max_ms").get_to(s.max_ms);
+    j.at("q1_ms").get_to(s.q1_ms);
+    j.at("q3_ms").get_to(s.q3_ms);
+    j.at("calls_with_unsynchronized_work").get_to(t.calls_with_unsynchronized_work);
+    j.at("host_clock_used").get_to(t.host_clock_used);
+    j.at("sm_clock_mhz").get_to(t.sm_clock_mhz);
+}
+
+void to_json(json &j, const CaseResult &r) {
+    j = json{{"name", r.name},
+             {"M", r.M},
+             {"N", r.N},
+             {"K", r.K},
+             {"verdict", verdict_name(r.verdict)},
+             {"detail", r.detail},
+             {"reference", r.reference_method},
+             {"output_tail", r.output_tail},
+             {"failed_in_timed_calls", r.failed_in_timed_calls},
+             {"wall_seconds", r.wall_seconds}};
+    j["check"] = r.check ? json(*r.check) : json(nullptr);
+    j["timing"] = r.timing ? json(*r.timing) : json(nullptr);
+    j["baseline_cublas"] = r.baseline ? json(*r.baseline) : json(nullptr);
+}
+
+void from_json(const json &j, CaseResult &r) {
+    j.at("name").get_to(r.name);
+    j.at("M").get_to(r.M);
+    j.at("N").get_to(r.N);
+    j.at("K").get_to(r.K);
+    r.verdict = parse_verdict(j.at("verdict").get<std::string>()).value_or(Verdict::JE);
+    j.at("detail").get_to(r.detail);
+    j.at("reference").get_to(r.reference_method);
+    r.failed_in_timed_calls = j.value("failed_in_timed_calls", false);
+    j.at("output_tail").get_to(r.output_tail);
+    j.at("wall_seconds").get_to(r.wall_seconds);
+    if (!j.at("check").is_null()) r.check = j.at("check").get<OutputCheck>();
+    if (!j.at("timing").is_null()) r.timing = j.at("timing").get<TimedRun>();
+    if (!j.at("baseline_cublas").is_null()) r.baseline = j.at("baseline_cublas").get<TimedRun>();
+}
+
+} // namespace gemm

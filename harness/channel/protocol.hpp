@@ -1,0 +1,50 @@
+// The private channel between the supervisor and a worker: one JSON object per line.
+// supervisor → worker: a testcase. worker → supervisor: hello, call, judge, result.
+// The deadline the supervisor enforces follows the phase the worker last announced.
+#pragma once
+
+#include "core/case_result.hpp"
+#include "core/check.hpp"
+#include "core/testcase.hpp"
+
+#include <nlohmann/json.hpp>
+
+namespace gemm {
+
+// How a case is to be run: the supervisor's choices, not the testcase's.
+struct RunMode {
+    bool timed = true; // false: the checked call only (shrinking, stress, sanitizer)
+    Precision precision = Precision::FP32;
+};
+
+struct CaseRequest {
+    TestCase testcase;
+    RunMode mode;
+    std::uint64_t nonce = 0;  // echoed by every message about this case
+    std::uint64_t secret = 0; // seeds the choices a solution must not predict (input scaling, checked calls)
+};
+
+// A result that needs no worker to say it: the verdict and why, for the case's shape.
+CaseResult result_for(const TestCase &tc, Verdict verdict, std::string detail);
+
+void to_json(nlohmann::json &j, const CaseRequest &r);
+void from_json(const nlohmann::json &j, CaseRequest &r);
+void to_json(nlohmann::json &j, const TestCase &tc);
+void from_json(const nlohmann::json &j, TestCase &tc);
+void to_json(nlohmann::json &j, const DeviceInfo &d);
+void from_json(const nlohmann::json &j, DeviceInfo &d);
+void to_json(nlohmann::json &j, const OutputCheck &o);
+void from_json(const nlohmann::json &j, OutputCheck &o);
+void to_json(nlohmann::json &j, const TimedRun &t);
+void from_json(const nlohmann::json &j, TimedRun &t);
+void to_json(nlohmann::json &j, const CaseResult &r);
+void from_json(const nlohmann::json &j, CaseResult &r);
+
+namespace event {
+constexpr const char *hello = "hello";   // {device, solve: "" or why it cannot be loaded}
+constexpr const char *call = "call";     // solve() is about to run: the case's time limit applies
+constexpr const char *judge = "judge";   // the judge's own work: reference, checks, transfers
+constexpr const char *result = "result"; // {result, worker_exits}
+} // namespace event
+
+} // namespace gemm

@@ -1,0 +1,313 @@
+#include "core/testcase.hpp"
+
+#include <algorithm>
+#include <charconv>
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <set>
+#include <sstream>
+
+namespace gemm {
+
+namespace {
+
+// The order a learner wants to read: the tiny public cases, the edge shapes, the big ones.
+int category_rank(const std::string &category) {
+    static const char *const order[] = {"sample", "secret", "perf", "huge"};
+    for (int i = 0; i < 4; ++i)
+        if (category == order[i]) return i;
+    return 4;
+}
+
+// Magnitudes are kept inside FP32's normal range: no element past 1e30, no non-zero
+// element under 1e-15 (so every product is ≥ 1e-30, far above the subnormals at 1e-38,
+// where a correct FP32 kernel would lose the precision the bound assumes).
+constexpr double max_element_magnitude = 1e30;
+constexpr double min_element_magnitude = 1e-15;
+constexpr double max_result_magnitude = 1e37;
+constexpr double max_integer_magnitude = 1 << 24; // exact in float
+
+class Parser {
+  public:
+    Parser(const std::string &text, std::string path) : in_(text), path_(std::move(path)) {}
+
+    TestCase parse(const std::string &name);
+
+  private:
+    [[noreturn]] void fail(const std::string &why) const {
+        throw TestcaseError(path_ + ":" + std::to_string(line_number_) + ": " + why);
+    }
+    bool next_line(std::vector<std::string> &tokens);
+    void expect_count(const std::vector<std::string> &t, std::size_t n, const char *usage) const {
+        if (t.size() != n) fail(std::string("expected `") + usage + "`");
+    }
+    long long parse_integer(const std::string &token, const char *what) const;
+    double parse_real(const std::string &token, const char *what) const;
+    void check_range(const TestCase &tc, double max_a, double max_b) const;
+    int parse_dimension(const std::string &token, const char *what) const;
+    void parse_data(const std::vector<std::string> &t, TestCase &tc);
+    std::vector<double> read_matrix(const char *label, int rows, int cols, std::vector<int> *row_lines = nullptr);
+    void check_complete(TestCase &tc);
+
+    std::istringstream in_;
+    std::string path_;
+    int line_number_ = 0;
+    std::set<std::string> seen_;
+    bool data_explicit_ = false, has_data_ = false, has_seed_ = false;
+    std::vector<double> a_, b_, c_;
+};
+
+bool Parser::next_line(std::vector<std::string> &tokens) {
+    std::string line;
+    while (std::getline(in_, line)) {
+        ++line_number_;
+        if (auto hash = line.find('#'); hash != std::string::npos) line.erase(hash);
+        std::istringstream words(line);
+        tokens.clear();
+        for (std::string w; words >> w;) tokens.push_back(w);
+        if (!tokens.empty()) return true;
+    }
+    return false;
+}
+
+long long Parser::parse_integer(const std::string &token, const char *what) const {
+    long long value = 0;
+    auto [end, ec] = std::from_chars(token.data(), token.data() + token.size(), value);
+    if (ec == std::errc::result_out_of_range) fail(std::string(what) + " is out of range: `" + token + "`");
+    if (ec != std::errc() || end != token.data() + token.size())
+        fail(std::string(what) + " must be an integer, got `" + token + "`");
+    return value;
+}
+
+double Parser::parse_real(const std::string &token, const char *what) const {
+    double value = 0;
+    auto [end, ec] = std::from_chars(token.data(), token.data() + token.size(), value);
+    if (ec != std::errc() || end != token.data() + token.size() || !std::isfinite(value))
+        fail(std::string(what) + " must be a finite number, got `" + token + "`");
+    return value;
+}
+
+int Parser::parse_dimension(const std::string &token, const char *what) const {
+    const long long v = parse_integer(token, what);
+    if (v < 1 || v > 2147483647LL) fail(std::string(what) + " must be between 1 and 2147483647, got " + token);
+    return static_cast<int>(v);
+}
+
+void Parser::parse_data(const std::vector<std::string> &t, TestCase &tc) {
+    if (t.size() == 2 && t[1] == "explicit") {
+        data_explicit_ = true;
+        return;
+    }
+    auto &g = tc.generator;
+    if (t.size() == 2 && (t[1] == "normal" || t[1] == "mixed")) {
+        g.distribution = t[1] == "normal" ? Distribution::Normal : Distribution::Mixed;
+        return;
+    }
+    if (t.size() == 3 && t[1] == "sparse") {
+        g.distribution = Distribution::Sparse;
+        g.density = parse_real(t[2], "DENSITY");
+        if (!(g.density > 0 && g.density <= 1)) fail("sparse needs a DENSITY in (0, 1]");
+        return;
+    }
+    if (t.size() != 4 || (t[1] != "uniform" && t[1] != "integers"))
+        fail("expected `data uniform LOW HIGH`, `data integers LOW HIGH`, `data normal`, `data mixed`, "
+             "`data sparse DENSITY` or `data explicit`");
+    g.distribution = t[1] == "uniform" ? Distribution::Uniform : Distribution::Integers;
+    if (g.distribution == Distribution::Uniform) {
+        g.low = parse_real(t[2], "LOW");
+        g.high = parse_real(t[3], "HIGH");
+        if (!(g.low < g.high)) fail("uniform needs LOW < HIGH");
+        const double largest = std::max(std::fabs(g.low), std::fabs(g.high));
+        if (largest > max_element_magnitude) fail("uniform bounds must lie within ±1e30");
+        if (largest < 1e-10)
+            fail("uniform bounds this close to 0 make products subnormal in FP32; use |bound| ≥ 1e-10");
+    } else {
+        g.low = static_cast<double>(parse_integer(t[2], "LOW"));
+        g.high = static_cast<double>(parse_integer(t[3], "HIGH"));
+        if (g.low > g.high) fail("integers needs LOW <= HIGH");
+        if (g.low == 0 && g.high == 0) fail("integers 0 0 is all zeros, which hides unwritten output");
+        if (std::max(std::fabs(g.low), std::fabs(g.high)) > max_integer_magnitude)
+            fail("integer bounds must lie within ±2^24 (exact in FP32)");
+    }
+}
+
+std::vector<double> Parser::read_matrix(const char *label, int rows, int cols, std::vector<int> *row_lines) {
+    if (static_cast<long long>(rows) * cols > 1'000'000)
+        fail(std::string("explicit matrix ") + label + " is larger than 10^6 elements; use a generated case");
+    std::vector<double> values;
+    values.reserve(static_cast<std::size_t>(rows) * cols);
+    std::vector<std::string> t;
+    for (int r = 0; r < rows; ++r) {
+        if (!next_line(t))
+            fail(std::string("matrix ") + label + " ends after " + std::to_string(r) + " of " + std::to_string(rows) +
+                 " rows");
+        if (t.size() != static_cast<std::size_t>(cols))
+            fail(std::string("row ") + std::to_string(r + 1) + " of " + label + " has " + std::to_string(t.size()) +
+                 " numbers, expected " + std::to_string(cols));
+        for (const auto &token : t) values.push_back(parse_real(token, "a matrix element"));
+        if (row_lines) row_lines->push_back(line_number_);
+    }
+    return values;
+}
+
+// |C|ᵢⱼ ≤ N·max|A|·max|B|: keep that well inside FP32's range (3.4e38), so a correct
+// kernel never overflows and an Inf in C is always the solution's.
+void Parser::check_range(const TestCase &tc, double max_a, double max_b) const {
+    const double worst = static_cast<double>(tc.N) * max_a * max_b;
+    if (worst > max_result_magnitude) {
+        std::ostringstream s;
+        s << "the result could overflow FP32: N·max|A|·max|B| = " << worst << " exceeds " << max_result_magnitude;
+        fail(s.str());
+    }
+}
+
+void Parser::check_complete(TestCase &tc) {
+    if (!seen_.count("shape")) fail("missing `shape M N K`");
+    if (!has_data_) fail("missing `data` line");
+    if (data_explicit_) {
+        if (a_.empty() || b_.empty()) fail("an explicit case needs both an `A` and a `B` block");
+        auto as_floats = [this](const std::vector<double> &v, const char *label) {
+            std::vector<float> f(v.size());
+            for (std::size_t i = 0; i < v.size(); ++i) {
+                const double magnitude = std::fabs(v[i]);
+                if (magnitude > max_element_magnitude) fail(std::string("an element of ") + label + " exceeds ±1e30");
+                if (magnitude != 0 && magnitude < min_element_magnitude)
+                    fail(std::string("an element of ") + label +
+                         " is non-zero but below 1e-15 (products would be subnormal)");
+                f[i] = static_cast<float>(v[i]);
+            }
+            return f;
+        };
+        tc.has_explicit_data = true;
+        tc.A = as_floats(a_, "A");
+        tc.B = as_floats(b_, "B");
+        tc.expected_C = std::move(c_);
+        if (std::all_of(tc.A.begin(), tc.A.end(), [](float x) { return x == 0; }) ||
+            std::all_of(tc.B.begin(), tc.B.end(), [](float x) { return x == 0; }))
+            fail("an all-zero A or B hides unwritten output; give it non-zero data");
+        auto largest = [](const std::vector<float> &v) {
+            double m = 0;
+            for (float x : v) m = std::max(m, static_cast<double>(std::fabs(x)));
+            return m;
+        };
+        check_range(tc, largest(tc.A), largest(tc.B));
+    } else {
+        if (!has_seed_) fail("a generated case needs `seed S`");
+        if (!a_.empty() || !b_.empty() || !c_.empty()) fail("matrix blocks are only allowed with `data explicit`");
+        check_range(tc, max_magnitude(tc.generator), max_magnitude(tc.generator));
+    }
+}
+
+TestCase Parser::parse(const std::string &name) {
+    TestCase tc;
+    tc.name = name;
+    tc.path = path_;
+    tc.category = name.substr(0, name.find('/'));
+    std::vector<std::string> t;
+    while (next_line(t)) {
+        const std::string key = t[0];
+        const bool is_block = key == "A" || key == "B" || key == "C";
+        if (!seen_.insert(key).second) fail("`" + key + "` appears twice");
+        if (key == "shape") {
+            expect_count(t, 4, "shape M N K");
+            tc.M = parse_dimension(t[1], "M");
+            tc.N = parse_dimension(t[2], "N");
+            tc.K = parse_dimension(t[3], "K");
+        } else if (key == "data") {
+            parse_data(t, tc);
+            has_data_ = true;
+        } else if (key == "seed") {
+            expect_count(t, 2, "seed S");
+            const long long s = parse_integer(t[1], "seed");
+            if (s < 0 || s >= (1LL << 59)) fail("seed must be between 0 and 2^59 - 1");
+            tc.generator.seed = static_cast<std::uint64_t>(s);
+            has_seed_ = true;
+        } else if (key == "time_limit") {
+            expect_count(t, 2, "time_limit SECONDS");
+            tc.time_limit_s = parse_real(t[1], "time_limit");
+            if (tc.time_limit_s <= 0 || tc.time_limit_s > 600) fail("time_limit must be in (0, 600] seconds");
+        } else if (is_block) {
+            if (t.size() != 1) fail("a matrix block starts with `" + key + "` alone on its line");
+            if (!seen_.count("shape")) fail("`shape` must come before the matrix blocks");
+            if (!data_explicit_) fail("matrix blocks need `data explicit` before them");
+            if (key == "A") a_ = read_matrix("A", tc.M, tc.N);
+            if (key == "B") b_ = read_matrix("B", tc.N, tc.K);
+            if (key == "C") c_ = read_matrix("C", tc.M, tc.K, &tc.expected_C_row_lines);
+        } else {
+            fail("unknown key `" + key + "` (expected shape, data, seed, time_limit, A, B or C)");
+        }
+    }
+    ++line_number_; // problems of the file as a whole are reported after its last line
+    check_complete(tc);
+    return tc;
+}
+
+} // namespace
+
+double flop_count(int M, int N, int K) { return 2.0 * M * static_cast<double>(N) * K; }
+
+double default_time_limit_s(int M, int N, int K) { return 1.0 + flop_count(M, N, K) / 100e9; }
+
+CaseInputs case_inputs(const TestCase &tc, int input_set) {
+    if (tc.has_explicit_data && input_set == checked_input_set) return {tc.A, tc.B};
+    return {generate_matrix(tc.generator, input_set, MatrixId::A, tc.M, tc.N),
+            generate_matrix(tc.generator, input_set, MatrixId::B, tc.N, tc.K)};
+}
+
+double time_limit_s(const TestCase &tc) {
+    return tc.time_limit_s > 0 ? tc.time_limit_s : default_time_limit_s(tc.M, tc.N, tc.K);
+}
+
+TestCase parse_testcase(const std::string &text, const std::string &path, const std::string &name) {
+    return Parser(text, path).parse(name);
+}
+
+TestCase load_testcase(const std::string &path, const std::string &suite_root) {
+    std::ifstream file(path);
+    if (!file) throw TestcaseError(path + ":0: cannot be read");
+    std::stringstream text;
+    text << file.rdbuf();
+    auto name = std::filesystem::path(path).lexically_relative(suite_root).replace_extension("").generic_string();
+    if (name.empty() || name.rfind("..", 0) == 0) name = std::filesystem::path(path).stem().string();
+    return parse_testcase(text.str(), path, name);
+}
+
+bool case_selected(const std::string &case_name, const std::string &selector) {
+    if (case_name == selector) return true;
+    const auto slash = case_name.find('/');
+    if (slash == std::string::npos) return false;
+    return case_name.substr(0, slash) == selector || case_name.substr(slash + 1) == selector;
+}
+
+std::vector<std::string> case_files_below(const std::string &folder) {
+    std::vector<std::string> paths;
+    for (const auto &entry : std::filesystem::recursive_directory_iterator(folder))
+        if (entry.is_regular_file() && entry.path().extension() == ".case") paths.push_back(entry.path().string());
+    std::sort(paths.begin(), paths.end());
+    return paths;
+}
+
+std::vector<TestCase> load_suite(const std::string &suite_root) {
+    namespace fs = std::filesystem;
+    std::error_code ec;
+    if (!fs::is_directory(suite_root, ec)) throw TestcaseError(suite_root + ":0: is not a folder of testcases");
+    const std::vector<std::string> paths = case_files_below(suite_root);
+    std::vector<TestCase> cases;
+    std::string errors;
+    for (const auto &path : paths) {
+        try {
+            cases.push_back(load_testcase(path, suite_root));
+        } catch (const TestcaseError &e) {
+            errors += std::string(e.what()) + "\n";
+        }
+    }
+    if (!errors.empty()) throw TestcaseError(errors.substr(0, errors.size() - 1));
+    std::stable_sort(cases.begin(), cases.end(), [](const TestCase &a, const TestCase &b) {
+        return category_rank(a.category) < category_rank(b.category);
+    });
+    if (cases.empty()) throw TestcaseError(suite_root + ":0: holds no *.case files");
+    return cases;
+}
+
+} // namespace gemm

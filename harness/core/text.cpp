@@ -1,0 +1,23 @@
+#include "core/text.hpp"
+
+#include <fstream>
+#include <sstream>
+
+namespace gemm {
+
+std::optional<std::string> read_text_file(const std::string &path) {
+    std::ifstream in(path, std::ios::binary);
+    if (!in) return std::nullopt;
+    std::stringstream text;
+    text << in.rdbuf();
+    if (in.bad()) return std::nullopt;
+    return text.str();
+}
+
+std::size_t display_width(const std::string &text) {
+    std::size_t columns = 0;
+    for (unsigned char c : text) columns += (c & 0xC0) != 0x80;
+    return columns;
+}
+
+} // namespace gemm

@@ -1,0 +1,16 @@
+// Small text helpers shared by every part of the judge: whole files in, terminal columns out.
+#pragma once
+
+#include <cstddef>
+#include <optional>
+#include <string>
+
+namespace gemm {
+
+// The file's bytes, or nothing when it cannot be opened or read.
+std::optional<std::string> read_text_file(const std::string &path);
+
+// Terminal columns of UTF-8 text: "×" is two bytes but one column.
+std::size_t display_width(const std::string &text);
+
+} // namespace gemm

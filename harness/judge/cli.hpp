@@ -1,0 +1,49 @@
+// The command line of ./judge (CLI11) → a plain options struct.
+#pragma once
+
+#include "authoring/case_command.hpp"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <variant>
+#include <vector>
+
+namespace gemm {
+
+struct JudgeOptions {
+    std::string solution;
+    std::vector<std::string> cases;      // names, or categories such as "perf"
+    std::vector<std::string> categories; // which categories run; huge only when named
+    std::string testcases_dir;
+    std::string arch;
+    std::string json_path;
+    std::string nvcc;
+    std::string cache_dir;
+    std::string baseline = "perf";
+    std::string precision = "fp32";
+    double time_budget_s = 0.3;
+    bool show_output = false;
+    bool reveal = false; // print the data of failing secret cases too
+    bool list = false;
+    bool shrink = true;
+    bool sanitize = false;
+    // An ad-hoc generated case instead of the suite: --shape MxNxK [--seed S] [--data …].
+    std::vector<int> shape;
+    std::uint64_t seed = 1;
+    std::string data = "uniform -1 1";
+    int stress = 0; // number of random shapes; 0: no stress run
+    int stress_max_size = 256;
+    std::optional<CaseCommandOptions> case_command;
+};
+
+// The options, or the exit status to return at once (--help, or a usage error
+// already explained on stderr).
+std::variant<JudgeOptions, int> parse_command_line(int argc, const char *const *argv,
+                                                   const std::string &default_testcases_dir,
+                                                   const std::string &default_nvcc);
+
+// "17x33x5" or "17×33×5" → {17, 33, 5}; empty when malformed.
+std::vector<int> parse_shape(const std::string &text);
+
+} // namespace gemm

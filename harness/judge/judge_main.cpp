@@ -1,0 +1,370 @@
+// ./judge: options → testcases → compile → supervisor (workers) → report.
+// Three ways to run: the suite (or one --shape), --stress over random shapes, and
+// --sanitize over the small cases under compute-sanitizer.
+#include "authoring/case_command.hpp"
+#include "authoring/case_tools.hpp"
+#include "channel/protocol.hpp"
+#include "core/check.hpp"
+#include "core/testcase.hpp"
+#include "judge/cli.hpp"
+#include "judge/compile.hpp"
+#include "judge/process.hpp"
+#include "judge/report.hpp"
+#include "judge/sanitizer.hpp"
+#include "judge/shrink.hpp"
+#include "judge/stress.hpp"
+#include "judge/supervisor.hpp"
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <unistd.h>
+
+namespace {
+
+using namespace gemm;
+namespace fs = std::filesystem;
+
+std::string sibling_program(const char *name) {
+    std::error_code ec;
+    const auto self = fs::read_symlink("/proc/self/exe", ec);
+    return (self.parent_path() / name).string();
+}
+
+// The shortest decimal that reads back as the same double: "-1", "0.3".
+std::string shortest_text(double value) {
+    char text[32];
+    for (int digits = 1; digits <= 17; ++digits) {
+        std::snprintf(text, sizeof text, "%.*g", digits, value);
+        if (std::strtod(text, nullptr) == value) break;
+    }
+    return text;
+}
+
+// A generated case from the command line, validated by the same parser as a file.
+TestCase generated_case(const Shape &shape, std::uint64_t seed, const std::string &data) {
+    const std::string text = "shape " + std::to_string(shape.M) + " " + std::to_string(shape.N) + " " +
+                             std::to_string(shape.K) + "\ndata " + data + "\nseed " + std::to_string(seed) + "\n";
+    return parse_testcase(text, "--shape", "shape/" + shape_text(shape, "x"));
+}
+
+bool wanted(const TestCase &tc, const JudgeOptions &o) {
+    if (!o.cases.empty())
+        return std::any_of(o.cases.begin(), o.cases.end(), [&](const auto &s) { return case_selected(tc.name, s); });
+    return std::find(o.categories.begin(), o.categories.end(), tc.category) != o.categories.end();
+}
+
+// The suite, checked whole (every explicit expected C against its FP64 reference, so a
+// wrong testcase is the judge's error, never the solution's WA), then the selection.
+std::vector<TestCase> selected_cases(const JudgeOptions &o) {
+    if (!o.shape.empty()) return {generated_case({o.shape[0], o.shape[1], o.shape[2]}, o.seed, o.data)};
+    auto suite = load_suite(o.testcases_dir);
+    std::string errors;
+    for (const auto &tc : suite) {
+        if (tc.expected_C.empty()) continue;
+        if (auto why = expected_output_mismatch(tc, reference_on_cpu(tc.A, tc.B, tc.M, tc.N, tc.K)))
+            errors += *why + "\n";
+    }
+    if (!errors.empty()) throw TestcaseError(errors.substr(0, errors.size() - 1));
+    std::vector<TestCase> selected;
+    for (auto &tc : suite)
+        if (wanted(tc, o)) selected.push_back(std::move(tc));
+    return selected;
+}
+
+DeviceInfo probe(const std::string &worker) {
+    const auto run = run_captured({worker, "--probe"});
+    try {
+        return nlohmann::json::parse(run.output.substr(run.output.rfind('{'))).get<DeviceInfo>();
+    } catch (const std::exception &) {
+        DeviceInfo d;
+        d.error = "the device probe failed: " + run.output.substr(0, 300);
+        return d;
+    }
+}
+
+// GPU memory a case needs: the three FP32 matrices, and the FP64 copies the cuBLAS reference makes.
+double bytes_needed(const TestCase &tc) {
+    const double elements = double(tc.M) * tc.N + double(tc.N) * tc.K + double(tc.M) * tc.K;
+    return 4 * elements + (cpu_reference_is_cheap(tc.M, tc.N, tc.K) ? 0 : 8 * elements);
+}
+
+class Progress {
+  public:
+    Progress() : enabled_(isatty(STDERR_FILENO)) {}
+    void show(const std::string &text) const {
+        if (enabled_) std::cerr << "\r\033[K" << text << std::flush;
+    }
+    void clear() const {
+        if (enabled_) std::cerr << "\r\033[K" << std::flush;
+    }
+
+  private:
+    bool enabled_;
+};
+
+struct Run {
+    const JudgeOptions &options;
+    RunContext context;
+    std::string worker;
+    RunMode mode;
+    nlohmann::json extra = nlohmann::json::object(); // shrink and stress findings for --json
+    Progress progress;
+
+    SupervisorOptions supervision(double time_limit_scale = 1.0) const {
+        SupervisorOptions s;
+        s.worker_argv = {worker, context.compile.library, "--time-budget=" + std::to_string(options.time_budget_s),
+                         "--baseline=" + options.baseline};
+        s.time_limit_scale = time_limit_scale;
+        return s;
+    }
+
+    std::string reproduce_command(const Shape &shape, std::uint64_t seed, const std::string &data) const {
+        std::string command =
+            "./judge " + options.solution + " --shape " + shape_text(shape, "x") + " --seed " + std::to_string(seed);
+        if (data != "uniform -1 1") command += " --data '" + data + "'";
+        if (options.precision != "fp32") command += " --precision " + options.precision;
+        return command;
+    }
+
+    // Shrinks a failing case to the smallest shape that still fails, with the case's
+    // generator (an explicit case's timed-input generator), untimed.
+    void shrink(Supervisor &supervisor, const TestCase &failing, const CaseResult &failure) {
+        const auto &g = failing.generator;
+        std::string data = distribution_name(g.distribution);
+        if (g.distribution == Distribution::Uniform || g.distribution == Distribution::Integers)
+            data += " " + shortest_text(g.low) + " " + shortest_text(g.high);
+        if (g.distribution == Distribution::Sparse) data += " " + shortest_text(g.density);
+        // A failure that only the timed calls showed (a replayed answer) needs them to show again.
+        RunMode attempt = mode;
+        attempt.timed = failure.failed_in_timed_calls;
+        std::string last_detail;
+        auto fails = [&](const Shape &s) {
+            progress.show("shrinking: trying " + shape_text(s));
+            const auto r = supervisor.run_case(generated_case(s, g.seed, data), attempt);
+            if (r.verdict == Verdict::AC) return false;
+            last_detail = std::string(verdict_name(r.verdict)) + ": " + r.detail;
+            return true;
+        };
+        const ShrinkResult result = shrink_failure({failing.M, failing.N, failing.K}, fails);
+        progress.clear();
+        const std::string words = describe_thresholds(result);
+        const std::string command = reproduce_command(result.smallest, g.seed, data);
+        std::cout << "smallest failing shape: " << shape_text(result.smallest) << " (" << result.attempts
+                  << " shapes tried)\n";
+        if (!words.empty()) std::cout << "  " << words << "\n";
+        std::cout << "  reproduce: " << command << "\n";
+        extra["shrink"] = {{"case", failing.name},
+                           {"smallest", shape_text(result.smallest, "x")},
+                           {"attempts", result.attempts},
+                           {"thresholds", result.thresholds},
+                           {"words", words},
+                           {"command", command}};
+    }
+
+    void print_row(const CaseResult &r, const TestCase &tc) const {
+        std::cout << format_row(r, options.show_output);
+        if (r.verdict == Verdict::WA && r.check && !r.check->map.empty())
+            std::cout << format_map(r.check->map, r.M, r.K);
+        if (r.verdict == Verdict::WA && (tc.category == "sample" || options.reveal) && tc.M * double(tc.N) <= 4096 &&
+            tc.N * double(tc.K) <= 4096)
+            std::cout << indent(show_case(tc));
+        std::cout << std::flush;
+    }
+
+    std::vector<CaseResult> judge_cases(Supervisor &supervisor, const std::vector<TestCase> &cases) {
+        std::vector<CaseResult> results;
+        bool shrunk = !options.shrink;
+        for (std::size_t i = 0; i < cases.size(); ++i) {
+            const TestCase &tc = cases[i];
+            progress.show("[" + std::to_string(i + 1) + "/" + std::to_string(cases.size()) + "] running " + tc.name);
+            if (bytes_needed(tc) > 0.9 * double(context.device.memory_bytes)) {
+                progress.clear();
+                std::cout << tc.name << "  skipped: needs " << int(bytes_needed(tc) / 1e9)
+                          << " GB of GPU memory, the GPU has " << int(context.device.memory_bytes / 1e9) << " GB\n";
+                continue;
+            }
+            // huge cases exist to catch 32-bit index overflow: their check is the point, and
+            // timing them would cost minutes of checking 2^31-element outputs.
+            RunMode case_mode = mode;
+            case_mode.timed = tc.category != "huge";
+            results.push_back(supervisor.run_case(tc, case_mode));
+            progress.clear();
+            print_row(results.back(), tc);
+            const Verdict v = results.back().verdict;
+            if (!shrunk && (v == Verdict::WA || v == Verdict::RE) && tc.category != "huge") {
+                shrunk = true;
+                shrink(supervisor, tc, results.back());
+            }
+        }
+        return results;
+    }
+
+    // Random shapes until the first failure, which is then shrunk.
+    std::vector<CaseResult> stress(Supervisor &supervisor) {
+        RunMode untimed = mode;
+        untimed.timed = false;
+        const auto shapes = stress_shapes(options.stress, options.seed, options.stress_max_size);
+        std::vector<CaseResult> results;
+        for (std::size_t i = 0; i < shapes.size(); ++i) {
+            const TestCase tc = generated_case(shapes[i], options.seed + i, options.data);
+            progress.show("stress [" + std::to_string(i + 1) + "/" + std::to_string(shapes.size()) + "] " +
+                          shape_text(shapes[i]));
+            results.push_back(supervisor.run_case(tc, untimed));
+            if (results.back().verdict == Verdict::AC) continue;
+            progress.clear();
+            std::cout << "stress: shape " << i + 1 << " of " << shapes.size() << " failed\n";
+            print_row(results.back(), tc);
+            extra["stress"] = {{"shapes_run", i + 1}, {"failed", tc.name}};
+            if (options.shrink) shrink(supervisor, tc, results.back());
+            return results;
+        }
+        progress.clear();
+        extra["stress"] = {{"shapes_run", shapes.size()}, {"failed", nullptr}};
+        std::cout << "stress: " << shapes.size() << " random shapes up to " << options.stress_max_size << ", seed "
+                  << options.seed << ": all AC\n";
+        return results;
+    }
+
+    // Every small case under each compute-sanitizer tool; a finding is RE with its source line.
+    std::vector<CaseResult> sanitize(std::vector<TestCase> cases) {
+        cases.erase(std::remove_if(cases.begin(), cases.end(),
+                                   [](const TestCase &tc) { return double(tc.M) * tc.N * tc.K > (1 << 22); }),
+                    cases.end());
+        std::vector<CaseResult> results(cases.size());
+        for (std::size_t i = 0; i < cases.size(); ++i) results[i] = result_for(cases[i], Verdict::AC, "");
+        RunMode untimed = mode;
+        untimed.timed = false;
+        const std::string program = sanitizer_program(options.nvcc);
+        for (const auto &tool : sanitizer_tools()) {
+            SupervisorOptions s = supervision(100.0);
+            const auto prefix = sanitizer_prefix(program, tool);
+            s.worker_argv.insert(s.worker_argv.begin(), prefix.begin(), prefix.end());
+            s.startup_limit_s = 600;
+            Supervisor supervisor(s);
+            for (std::size_t i = 0; i < cases.size(); ++i) {
+                progress.show(tool + " [" + std::to_string(i + 1) + "/" + std::to_string(cases.size()) + "] " +
+                              cases[i].name);
+                CaseResult r = supervisor.run_case(cases[i], untimed);
+                const auto finding = sanitizer_finding(tool, r.output_tail);
+                CaseResult &combined = results[i];
+                if (finding && combined.verdict != Verdict::RE) {
+                    combined.verdict = Verdict::RE;
+                    combined.detail = *finding;
+                } else if (!finding && worse(combined.verdict, r.verdict) != combined.verdict) {
+                    combined.verdict = r.verdict;
+                    combined.detail = tool + " run: " + r.detail;
+                }
+                if (!r.output_tail.empty()) combined.output_tail += "[" + tool + "]\n" + r.output_tail;
+            }
+        }
+        progress.clear();
+        for (std::size_t i = 0; i < cases.size(); ++i) print_row(results[i], cases[i]);
+        std::cout << "sanitizer: " << cases.size() << " cases with M·N·K ≤ 2^22 under " << sanitizer_tools().size()
+                  << " tools\n";
+        return results;
+    }
+
+    static std::string indent(const std::string &text) {
+        std::string out;
+        std::size_t start = 0;
+        while (start < text.size()) {
+            const auto end = text.find('\n', start);
+            out += "      " + text.substr(start, end - start) + "\n";
+            if (end == std::string::npos) break;
+            start = end + 1;
+        }
+        return out;
+    }
+};
+
+int finish(const Run &run, const std::vector<CaseResult> &results) {
+    const int status = results.empty() ? exit_status::all_accepted : exit_status_for(worst_verdict(results));
+    if (!run.options.json_path.empty()) {
+        auto report = report_json(run.context, results, status);
+        if (run.extra.is_object()) report.update(run.extra);
+        std::ofstream out(run.options.json_path);
+        out << report.dump(2) << "\n";
+        if (!out) std::cerr << "judge: cannot write " << run.options.json_path << "\n";
+    }
+    return status;
+}
+
+std::vector<CaseResult> same_verdict_for_all(const std::vector<TestCase> &cases, Verdict v, const std::string &why) {
+    std::vector<CaseResult> results;
+    for (const auto &tc : cases) results.push_back(result_for(tc, v, why));
+    return results;
+}
+
+int judge(const JudgeOptions &o) {
+    std::vector<TestCase> cases;
+    try {
+        cases = selected_cases(o);
+    } catch (const TestcaseError &e) {
+        std::cerr << e.what() << "\njudge: JE: the testcases are invalid; nothing was judged\n";
+        return exit_status::judge_error;
+    }
+    if (cases.empty() && o.stress == 0) {
+        std::cerr << "judge: no testcase matches --case/--category (see --list)\n";
+        return exit_status::usage;
+    }
+    if (o.list) {
+        for (const auto &tc : cases) std::cout << tc.name << "  " << tc.M << "×" << tc.N << "×" << tc.K << "\n";
+        return 0;
+    }
+
+    Run run{o, {}, sibling_program("gemm-worker"), {}, {}, {}};
+    run.mode.precision = parse_precision(o.precision).value_or(Precision::FP32);
+    run.context.solution = o.solution;
+    run.context.time_budget_s = o.time_budget_s;
+    run.context.device = probe(run.worker);
+    run.context.arch = !o.arch.empty() ? o.arch : (run.context.device.present ? run.context.device.arch() : "");
+    run.context.compile = compile_solution(o.solution, CompileOptions{o.nvcc, run.context.arch, o.cache_dir, {}});
+    const std::string file = fs::path(o.solution).filename().string();
+    if (!run.context.compile.ok) {
+        std::cout << file << "  CE: nvcc failed\n" << run.context.compile.diagnostics;
+        if (run.context.compile.diagnostics.back() != '\n') std::cout << "\n";
+        return finish(run, same_verdict_for_all(cases, Verdict::CE, run.context.compile.diagnostics));
+    }
+    Supervisor supervisor(run.supervision());
+    const WorkerStart start = supervisor.start();
+    if (start.ok && !start.solve_error.empty()) {
+        std::cout << file << "  CE: " << start.solve_error << "\n";
+        return finish(run, same_verdict_for_all(cases, Verdict::CE, start.solve_error));
+    }
+    if (!run.context.device.present) {
+        std::cout << file << "  compiled for "
+                  << (run.context.arch.empty() ? "nvcc's default target" : run.context.arch) << "; solve() found\n"
+                  << "judge: no CUDA GPU is present (" << run.context.device.error << "); nothing was run\n";
+        finish(run, {});
+        return exit_status::no_gpu;
+    }
+
+    std::cout << format_header(run.context);
+    if (o.precision != "fp32") std::cout << "precision: judged as " << o.precision << " (tensor cores admitted)\n";
+    std::cout << format_column_titles() << std::flush;
+    const std::vector<CaseResult> results = o.stress > 0 ? run.stress(supervisor)
+                                            : o.sanitize ? run.sanitize(cases)
+                                                         : run.judge_cases(supervisor, cases);
+    const int status = finish(run, results);
+    std::cout << format_summary(results, status);
+    return status;
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+    const auto parsed = parse_command_line(argc, argv, GEMM_JUDGE_TESTCASES_DIR, GEMM_JUDGE_NVCC);
+    if (const int *status = std::get_if<int>(&parsed)) return *status;
+    const auto &options = std::get<JudgeOptions>(parsed);
+    try {
+        if (options.case_command) return run_case_command(*options.case_command, options.testcases_dir);
+        return judge(options);
+    } catch (const std::exception &e) {
+        std::cerr << "judge: JE: internal error: " << e.what() << "\n";
+        return exit_status::judge_error;
+    }
+}

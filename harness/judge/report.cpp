@@ -1,0 +1,167 @@
+#include "judge/report.hpp"
+#include "channel/protocol.hpp"
+#include "core/check.hpp"
+#include "core/stats.hpp"
+#include "core/text.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdarg>
+#include <cstdio>
+#include <filesystem>
+#include <map>
+#include <sstream>
+
+namespace gemm {
+
+namespace {
+
+std::string printf_string(const char *format, ...) __attribute__((format(printf, 1, 2)));
+std::string printf_string(const char *format, ...) {
+    char text[512];
+    va_list args;
+    va_start(args, format);
+    std::vsnprintf(text, sizeof text, format, args);
+    va_end(args);
+    return text;
+}
+
+std::string shape(const CaseResult &r) {
+    return std::to_string(r.M) + "×" + std::to_string(r.N) + "×" + std::to_string(r.K);
+}
+
+// printf pads by bytes; "×" is two bytes but one column.
+std::string pad(const std::string &text, std::size_t width) {
+    const std::size_t columns = display_width(text);
+    return text + std::string(width > columns ? width - columns : 1, ' ');
+}
+
+std::string indented_tail(const std::string &tail, int max_lines) {
+    std::vector<std::string> lines;
+    std::istringstream in(tail);
+    for (std::string line; std::getline(in, line);) lines.push_back(line);
+    const std::size_t first = lines.size() > std::size_t(max_lines) ? lines.size() - max_lines : 0;
+    std::string out;
+    for (std::size_t i = first; i < lines.size(); ++i) out += "      | " + lines[i] + "\n";
+    return out;
+}
+
+} // namespace
+
+std::string format_duration_ms(double ms) {
+    // Thresholds on the rounded value, so 999.6 ms reads "1 s" and 0.9996 ms "1 ms".
+    if (ms >= 999.5) return printf_string("%.3g s", ms / 1000);
+    if (ms >= 99.95) return printf_string("%.0f ms", ms);
+    if (ms >= 0.9995) return printf_string("%.3g ms", ms);
+    return printf_string("%.3f ms", ms);
+}
+
+double error_over_bound(const CaseResult &r) {
+    if (!r.check) return -1;
+    return std::max(r.check->elementwise_ratio, r.check->normwise_ratio);
+}
+
+std::string format_device(const DeviceInfo &d) {
+    std::string text = d.name + ", " + d.arch() + ", " + std::to_string(d.sm_count) + " SMs, " +
+                       std::to_string(d.l2_bytes >> 20) + " MB L2";
+    if (!d.driver_version.empty()) text += ", driver " + d.driver_version;
+    text += printf_string(", CUDA %d.%d", d.cuda_runtime_version / 1000, d.cuda_runtime_version % 1000 / 10);
+    if (d.sm_clock_max_mhz > 0) text += printf_string(", SM clock %d/%d MHz", d.sm_clock_mhz, d.sm_clock_max_mhz);
+    return text;
+}
+
+std::string format_header(const RunContext &run) {
+    const std::string file = std::filesystem::path(run.solution).filename().string();
+    std::string compiled = run.compile.cached ? "(cached build)" : printf_string("in %.1f s", run.compile.seconds);
+    return file + "  compiled for " + (run.arch.empty() ? "nvcc's default target" : run.arch) + " (" + run.device.name +
+           ") " + compiled + "\nGPU: " + format_device(run.device) + "\n";
+}
+
+std::string format_column_titles() {
+    return pad("case", 30) + pad("M×N×K", 20) + pad("verdict", 9) + pad("error/bound", 13) + pad("median", 12) +
+           pad("GFLOP/s", 10) + "vs cuBLAS\n";
+}
+
+std::string format_row(const CaseResult &r, bool show_output) {
+    const double ratio = error_over_bound(r);
+    std::string row = pad(r.name, 30) + pad(shape(r), 20) + pad(verdict_name(r.verdict), 9) +
+                      pad(ratio < 0               ? "-"
+                          : !std::isfinite(ratio) ? "inf"
+                          : ratio < 1000          ? printf_string("%.2f", ratio)
+                                                  : printf_string("%.3g", ratio),
+                          13);
+    if (r.timing) {
+        const double ms = r.timing->stats.median_ms;
+        row += pad(format_duration_ms(ms), 12) + pad(printf_string("%.1f", gflops(flop_count(r.M, r.N, r.K), ms)), 10);
+        if (r.baseline) row += printf_string("%.0f%%", 100.0 * r.baseline->stats.median_ms / ms);
+        if (r.timing->host_clock_used) row += "  (host clock: work left running after solve() returned)";
+    }
+    row += "\n";
+    if (r.verdict != Verdict::AC) row += "      " + r.detail + "\n";
+    if (!r.output_tail.empty()) {
+        if (show_output)
+            row += indented_tail(r.output_tail, 20);
+        else if (r.verdict != Verdict::AC)
+            row += "      (the solution printed output: --show-output shows it)\n";
+    }
+    return row;
+}
+
+std::string format_map(const std::string &map, int M, int K) {
+    const auto rows = static_cast<int>(std::count(map.begin(), map.end(), '\n'));
+    const auto cols = rows > 0 ? static_cast<int>(map.find('\n')) : 0;
+    if (rows == 0 || cols == 0) return "";
+    std::string text =
+        printf_string("      map of C, %d×%d cells of about %d×%d elements (X wrong, u never written):\n", rows, cols,
+                      (M + rows - 1) / rows, (K + cols - 1) / cols);
+    std::size_t start = 0;
+    for (int r = 0; r < rows; ++r) {
+        text += "      |" + map.substr(start, cols) + "|\n";
+        start += cols + 1;
+    }
+    return text;
+}
+
+Verdict worst_verdict(const std::vector<CaseResult> &results) {
+    Verdict worst = Verdict::AC;
+    for (const auto &r : results) worst = worse(worst, r.verdict);
+    return worst;
+}
+
+std::string format_summary(const std::vector<CaseResult> &results, int exit_status) {
+    std::map<Verdict, int> counts;
+    for (const auto &r : results) ++counts[r.verdict];
+    std::string text = std::to_string(counts[Verdict::AC]) + "/" + std::to_string(results.size()) + " AC";
+    for (Verdict v : {Verdict::WA, Verdict::TLE, Verdict::RE, Verdict::CE, Verdict::JE})
+        if (counts[v] > 0) text += ", " + std::to_string(counts[v]) + " " + verdict_name(v);
+    return pad(text, 60) + "exit " + std::to_string(exit_status) + "\n";
+}
+
+nlohmann::json report_json(const RunContext &run, const std::vector<CaseResult> &results, int exit_status) {
+    nlohmann::json cases = nlohmann::json::array();
+    for (const auto &r : results) {
+        nlohmann::json c = r;
+        c["error_over_bound"] = error_over_bound(r);
+        if (r.timing) c["gflops"] = gflops(flop_count(r.M, r.N, r.K), r.timing->stats.median_ms);
+        if (r.timing && r.baseline) c["fraction_of_cublas"] = r.baseline->stats.median_ms / r.timing->stats.median_ms;
+        cases.push_back(c);
+    }
+    std::map<std::string, int> counts;
+    for (const auto &r : results) ++counts[verdict_name(r.verdict)];
+    return {{"solution", run.solution},
+            {"compile",
+             {{"arch", run.arch},
+              {"cached", run.compile.cached},
+              {"seconds", run.compile.seconds},
+              {"command", run.compile.command},
+              {"library", run.compile.library}}},
+            {"device", run.device},
+            {"bounds",
+             {{"unit_roundoff", fp32_unit_roundoff}, {"elementwise", "2·γ_N·(|A||B|)ij"}, {"normwise", "4·u·√N"}}},
+            {"time_budget_s", run.time_budget_s},
+            {"cases", cases},
+            {"summary",
+             {{"counts", counts}, {"worst", verdict_name(worst_verdict(results))}, {"exit_status", exit_status}}}};
+}
+
+} // namespace gemm

@@ -1,0 +1,38 @@
+// What the user reads: the terminal table, the summary line, and the JSON report.
+#pragma once
+
+#include "core/case_result.hpp"
+#include "judge/compile.hpp"
+
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+namespace gemm {
+
+struct RunContext {
+    std::string solution; // as the user named it
+    std::string arch;     // what it was compiled for
+    CompileResult compile;
+    DeviceInfo device;
+    double time_budget_s = 0;
+};
+
+std::string format_header(const RunContext &run);
+std::string format_device(const DeviceInfo &device);
+std::string format_column_titles();
+// One row; for anything but AC a second, indented line says why.
+std::string format_row(const CaseResult &r, bool show_output);
+// The map of bad elements under a WA row, with its legend.
+std::string format_map(const std::string &map, int M, int K);
+std::string format_summary(const std::vector<CaseResult> &results, int exit_status);
+
+Verdict worst_verdict(const std::vector<CaseResult> &results);
+double error_over_bound(const CaseResult &r); // the larger of the two ratios; < 0 when unchecked
+
+nlohmann::json report_json(const RunContext &run, const std::vector<CaseResult> &results, int exit_status);
+
+// "0.011 ms", "50.3 ms", "1.25 s": three significant digits.
+std::string format_duration_ms(double ms);
+
+} // namespace gemm

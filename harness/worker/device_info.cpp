@@ -1,0 +1,94 @@
+#include "worker/device_info.hpp"
+
+#include <cuda_runtime.h>
+#include <dlfcn.h>
+
+namespace gemm {
+
+namespace {
+
+// NVML is part of the driver, not the toolkit: load it at run time so the worker
+// also starts on machines without a driver (and then reports "no GPU").
+class Nvml {
+  public:
+    static Nvml &instance() {
+        static Nvml nvml;
+        return nvml;
+    }
+    bool ready() const { return device_ != nullptr; }
+    void open_device(const char *pci_bus_id) {
+        if (get_handle_ && get_handle_(pci_bus_id, &device_) != 0) device_ = nullptr;
+    }
+    int clock(int type, bool maximum) const {
+        unsigned mhz = 0;
+        auto query = maximum ? max_clock_ : clock_;
+        return ready() && query && query(device_, type, &mhz) == 0 ? static_cast<int>(mhz) : 0;
+    }
+    std::string driver_version() const {
+        char text[96] = {};
+        return driver_version_ && driver_version_(text, sizeof text) == 0 ? text : "";
+    }
+    static constexpr int sm_clock = 1, memory_clock = 2; // nvmlClockType_t
+
+  private:
+    using Init = int (*)();
+    using GetHandle = int (*)(const char *, void **);
+    using GetClock = int (*)(void *, int, unsigned *);
+    using GetDriverVersion = int (*)(char *, unsigned);
+
+    Nvml() {
+        void *library = dlopen("libnvidia-ml.so.1", RTLD_NOW | RTLD_LOCAL);
+        if (!library) return;
+        auto init = reinterpret_cast<Init>(dlsym(library, "nvmlInit_v2"));
+        if (!init || init() != 0) return;
+        get_handle_ = reinterpret_cast<GetHandle>(dlsym(library, "nvmlDeviceGetHandleByPciBusId_v2"));
+        clock_ = reinterpret_cast<GetClock>(dlsym(library, "nvmlDeviceGetClockInfo"));
+        max_clock_ = reinterpret_cast<GetClock>(dlsym(library, "nvmlDeviceGetMaxClockInfo"));
+        driver_version_ = reinterpret_cast<GetDriverVersion>(dlsym(library, "nvmlSystemGetDriverVersion"));
+    }
+    GetHandle get_handle_ = nullptr;
+    GetClock clock_ = nullptr, max_clock_ = nullptr;
+    GetDriverVersion driver_version_ = nullptr;
+    void *device_ = nullptr;
+};
+
+} // namespace
+
+DeviceInfo probe_device() {
+    DeviceInfo info;
+    int count = 0;
+    if (const cudaError_t e = cudaGetDeviceCount(&count); e != cudaSuccess) {
+        info.error = cudaGetErrorString(e);
+        return info;
+    }
+    if (count == 0) {
+        info.error = "no CUDA device is visible";
+        return info;
+    }
+    cudaDeviceProp prop{};
+    if (const cudaError_t e = cudaGetDeviceProperties(&prop, 0); e != cudaSuccess) {
+        info.error = cudaGetErrorString(e);
+        return info;
+    }
+    info.present = true;
+    info.name = prop.name;
+    info.cc_major = prop.major;
+    info.cc_minor = prop.minor;
+    info.sm_count = prop.multiProcessorCount;
+    info.l2_bytes = prop.l2CacheSize;
+    info.memory_bytes = static_cast<long long>(prop.totalGlobalMem);
+    cudaDriverGetVersion(&info.cuda_driver_version);
+    cudaRuntimeGetVersion(&info.cuda_runtime_version);
+    char bus_id[32] = {};
+    if (cudaDeviceGetPCIBusId(bus_id, sizeof bus_id, 0) == cudaSuccess) Nvml::instance().open_device(bus_id);
+    const Nvml &nvml = Nvml::instance();
+    info.driver_version = nvml.driver_version();
+    info.sm_clock_mhz = nvml.clock(Nvml::sm_clock, false);
+    info.sm_clock_max_mhz = nvml.clock(Nvml::sm_clock, true);
+    info.memory_clock_mhz = nvml.clock(Nvml::memory_clock, false);
+    return info;
+}
+
+int current_sm_clock_mhz() { return Nvml::instance().clock(Nvml::sm_clock, false); }
+
+} // namespace gemm

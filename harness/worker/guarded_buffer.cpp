@@ -1,0 +1,47 @@
+#include "worker/guarded_buffer.hpp"
+
+#include <cstring>
+
+namespace gemm {
+
+GuardedBuffer::GuardedBuffer(std::size_t elements) : elements_(elements), storage_(elements + 2 * guard_floats) {}
+
+void GuardedBuffer::upload(const std::vector<float> &values) {
+    cuda_check(cudaMemcpy(data(), values.data(), elements_ * sizeof(float), cudaMemcpyHostToDevice), "upload");
+}
+
+std::vector<float> GuardedBuffer::download() const {
+    std::vector<float> values(elements_);
+    cuda_check(cudaMemcpy(values.data(), data(), elements_ * sizeof(float), cudaMemcpyDeviceToHost), "download");
+    return values;
+}
+
+void GuardedBuffer::fill(unsigned char byte) {
+    cuda_check(cudaMemset(data(), byte, elements_ * sizeof(float)), "cudaMemset");
+}
+
+void GuardedBuffer::fill_guards() {
+    const std::size_t bytes = guard_floats * sizeof(float);
+    cuda_check(cudaMemset(storage_.data(), guard_byte, bytes), "guard fill");
+    cuda_check(cudaMemset(data() + elements_, guard_byte, bytes), "guard fill");
+}
+
+GuardDamage GuardedBuffer::inspect_guards() const {
+    std::vector<unsigned char> before(guard_floats * sizeof(float)), after(before.size());
+    cuda_check(cudaMemcpy(before.data(), storage_.data(), before.size(), cudaMemcpyDeviceToHost), "guard read");
+    cuda_check(cudaMemcpy(after.data(), data() + elements_, after.size(), cudaMemcpyDeviceToHost), "guard read");
+    GuardDamage damage;
+    for (std::size_t i = 0; i < before.size(); ++i)
+        if (before[i] != guard_byte) {
+            damage.floats_before = static_cast<long long>(guard_floats - i / sizeof(float));
+            break;
+        }
+    for (std::size_t i = after.size(); i-- > 0;)
+        if (after[i] != guard_byte) {
+            damage.floats_after = static_cast<long long>(i / sizeof(float) + 1);
+            break;
+        }
+    return damage;
+}
+
+} // namespace gemm
