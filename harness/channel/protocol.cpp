@@ -1,6 +1,7 @@
 #include "channel/protocol.hpp"
 
 #include <cmath>
+#include <stdexcept>
 
 namespace gemm {
 
@@ -17,18 +18,48 @@ CaseResult result_for(const TestCase &tc, Verdict verdict, std::string detail) {
     return r;
 }
 
+std::string request_problem(const CaseRequest &r) {
+    const TestCase &tc = r.testcase;
+    if (tc.M < 1 || tc.N < 1 || tc.K < 1) return "the shape has a dimension below 1";
+    if (tc.has_explicit_data && (tc.A.size() != std::size_t(tc.M) * tc.N || tc.B.size() != std::size_t(tc.N) * tc.K))
+        return "the explicit data does not match the shape";
+    const SamplingRule &s = r.policy.sampling;
+    if (s.warmup_calls < 0 || s.min_samples < 1 || s.max_samples < s.min_samples || !(s.budget_s >= 0))
+        return "the sampling rule cannot be followed";
+    return "";
+}
+
 void to_json(json &j, const CaseRequest &r) {
+    const CasePolicy &p = r.policy;
     j = json{{"case", r.testcase},
-             {"timed", r.mode.timed},
-             {"precision", precision_name(r.mode.precision)},
+             {"policy",
+              {{"timed", p.timed},
+               {"baseline", p.baseline},
+               {"shrink", p.shrink},
+               {"reveal", p.reveal},
+               {"precision", precision_name(p.precision)},
+               {"warmup_calls", p.sampling.warmup_calls},
+               {"min_samples", p.sampling.min_samples},
+               {"max_samples", p.sampling.max_samples},
+               {"budget_s", p.sampling.budget_s}}},
              {"nonce", r.nonce},
              {"secret", r.secret}};
 }
 
 void from_json(const json &j, CaseRequest &r) {
     j.at("case").get_to(r.testcase);
-    j.at("timed").get_to(r.mode.timed);
-    r.mode.precision = parse_precision(j.at("precision").get<std::string>()).value_or(Precision::FP32);
+    const json &p = j.at("policy");
+    p.at("timed").get_to(r.policy.timed);
+    p.at("baseline").get_to(r.policy.baseline);
+    p.at("shrink").get_to(r.policy.shrink);
+    p.at("reveal").get_to(r.policy.reveal);
+    const auto precision = parse_precision(p.at("precision").get<std::string>());
+    if (!precision) throw std::invalid_argument("unknown precision " + p.at("precision").get<std::string>());
+    r.policy.precision = *precision;
+    p.at("warmup_calls").get_to(r.policy.sampling.warmup_calls);
+    p.at("min_samples").get_to(r.policy.sampling.min_samples);
+    p.at("max_samples").get_to(r.policy.sampling.max_samples);
+    p.at("budget_s").get_to(r.policy.sampling.budget_s);
     j.at("nonce").get_to(r.nonce);
     j.at("secret").get_to(r.secret);
 }
@@ -175,7 +206,9 @@ void to_json(json &j, const TimedRun &t) {
              {"relative_spread", s.relative_spread()},
              {"calls_with_unsynchronized_work", t.calls_with_unsynchronized_work},
              {"host_clock_used", t.host_clock_used},
-             {"sm_clock_mhz", t.sm_clock_mhz}};
+             {"sm_clock_mhz", t.sm_clock_mhz},
+             {"throttled_samples", t.throttled_samples},
+             {"throttled_samples_used", t.throttled_samples_used}};
 }
 
 void from_json(const json &j, TimedRun &t) {
@@ -189,6 +222,39 @@ void from_json(const json &j, TimedRun &t) {
     j.at("calls_with_unsynchronized_work").get_to(t.calls_with_unsynchronized_work);
     j.at("host_clock_used").get_to(t.host_clock_used);
     j.at("sm_clock_mhz").get_to(t.sm_clock_mhz);
+    t.throttled_samples = j.value("throttled_samples", 0);
+    t.throttled_samples_used = j.value("throttled_samples_used", false);
+}
+
+void to_json(json &j, const PhaseTimes &p) {
+    j = json{{"generate", p.generate}, {"reference", p.reference}, {"solve", p.solve},
+             {"verify", p.verify},     {"timing", p.timing},       {"baseline", p.baseline}};
+}
+
+void from_json(const json &j, PhaseTimes &p) {
+    p.generate = j.value("generate", 0.0);
+    p.reference = j.value("reference", 0.0);
+    p.solve = j.value("solve", 0.0);
+    p.verify = j.value("verify", 0.0);
+    p.timing = j.value("timing", 0.0);
+    p.baseline = j.value("baseline", 0.0);
+}
+
+void to_json(json &j, const Verification &v) {
+    j = json{{"calls", v.calls},
+             {"full_checks", v.full_checks},
+             {"projected_checks", v.projected_checks},
+             {"projection_vectors", v.projection_vectors},
+             {"sampled_elements", v.sampled_elements},
+             {"how", describe(v)}};
+}
+
+void from_json(const json &j, Verification &v) {
+    v.calls = j.value("calls", 0);
+    v.full_checks = j.value("full_checks", 0);
+    v.projected_checks = j.value("projected_checks", 0);
+    v.projection_vectors = j.value("projection_vectors", 0);
+    v.sampled_elements = j.value("sampled_elements", 0);
 }
 
 void to_json(json &j, const CaseResult &r) {
@@ -201,6 +267,8 @@ void to_json(json &j, const CaseResult &r) {
              {"reference", r.reference_method},
              {"output_tail", r.output_tail},
              {"failed_in_timed_calls", r.failed_in_timed_calls},
+             {"phases_s", r.phases},
+             {"verification", r.verification},
              {"wall_seconds", r.wall_seconds}};
     j["check"] = r.check ? json(*r.check) : json(nullptr);
     j["timing"] = r.timing ? json(*r.timing) : json(nullptr);
@@ -218,6 +286,8 @@ void from_json(const json &j, CaseResult &r) {
     r.failed_in_timed_calls = j.value("failed_in_timed_calls", false);
     j.at("output_tail").get_to(r.output_tail);
     j.at("wall_seconds").get_to(r.wall_seconds);
+    if (j.contains("phases_s")) j.at("phases_s").get_to(r.phases);
+    if (j.contains("verification")) j.at("verification").get_to(r.verification);
     if (!j.at("check").is_null()) r.check = j.at("check").get<OutputCheck>();
     if (!j.at("timing").is_null()) r.timing = j.at("timing").get<TimedRun>();
     if (!j.at("baseline_cublas").is_null()) r.baseline = j.at("baseline_cublas").get<TimedRun>();

@@ -5,24 +5,34 @@
 
 #include "core/case_result.hpp"
 #include "core/check.hpp"
+#include "core/sampling.hpp"
 #include "core/testcase.hpp"
 
 #include <nlohmann/json.hpp>
 
 namespace gemm {
 
-// How a case is to be run: the supervisor's choices, not the testcase's.
-struct RunMode {
-    bool timed = true; // false: the checked call only (shrinking, stress, sanitizer)
+// How a case is to be run, decided once by the judge (judge/case_policy.hpp) and sent
+// with every case: the worker follows it and reads no category names.
+struct CasePolicy {
+    bool timed = true;     // false: the checked call only (shrinking, stress, sanitizer, huge)
+    bool baseline = false; // time cuBLAS SGEMM beside the solution
+    bool shrink = false;   // a failure may be shrunk to its smallest shape (the judge's side)
+    bool reveal = false;   // a failure may show the case's data (the judge's side)
     Precision precision = Precision::FP32;
+    SamplingRule sampling;
 };
 
 struct CaseRequest {
     TestCase testcase;
-    RunMode mode;
+    CasePolicy policy;
     std::uint64_t nonce = 0;  // echoed by every message about this case
-    std::uint64_t secret = 0; // seeds the choices a solution must not predict (input scaling, checked calls)
+    std::uint64_t secret = 0; // seeds the choices a solution must not predict (inputs, vectors, samples)
 };
+
+// Why a request cannot be run (a bad shape, data of the wrong size, a sampling rule
+// that cannot end), or "": the worker answers such a request with JE, never RE.
+std::string request_problem(const CaseRequest &request);
 
 // A result that needs no worker to say it: the verdict and why, for the case's shape.
 CaseResult result_for(const TestCase &tc, Verdict verdict, std::string detail);
@@ -36,6 +46,10 @@ void from_json(const nlohmann::json &j, DeviceInfo &d);
 void to_json(nlohmann::json &j, const OutputCheck &o);
 void from_json(const nlohmann::json &j, OutputCheck &o);
 void to_json(nlohmann::json &j, const TimedRun &t);
+void to_json(nlohmann::json &j, const PhaseTimes &p);
+void from_json(const nlohmann::json &j, PhaseTimes &p);
+void to_json(nlohmann::json &j, const Verification &v);
+void from_json(const nlohmann::json &j, Verification &v);
 void from_json(const nlohmann::json &j, TimedRun &t);
 void to_json(nlohmann::json &j, const CaseResult &r);
 void from_json(const nlohmann::json &j, CaseResult &r);

@@ -28,8 +28,30 @@ struct TimedRun {
     // work the solution left running where the events do not see it.
     int calls_with_unsynchronized_work = 0;
     bool host_clock_used = false;
-    int sm_clock_mhz = 0; // read right after the timed calls
+    int sm_clock_mhz = 0;          // read right after the timed calls
+    int throttled_samples = 0;     // discarded: the GPU reported a thermal or hardware slowdown
+    bool throttled_samples_used = false; // every sample was throttled, so they were kept
 };
+
+// Wall time of the worker's phases for one case, in seconds: what the judge itself
+// costs next to the kernel (generate: inputs on the GPU; reference: FP64 GEMMs;
+// solve: the checked call; verify: every check of every call; timing: the timed calls
+// themselves, L2 flushes included; baseline: cuBLAS's timed calls).
+struct PhaseTimes {
+    double generate = 0, reference = 0, solve = 0, verify = 0, timing = 0, baseline = 0;
+};
+
+// How the outputs of a case were verified.
+struct Verification {
+    int calls = 0;          // calls of solve() whose output was verified (every call)
+    int full_checks = 0;    // against the full FP64 reference, element by element
+    int projected_checks = 0; // by Freivalds projections and sampled elements
+    int projection_vectors = 0, sampled_elements = 0; // per projected check
+};
+
+// "18 calls: 1 against the full FP64 reference, 17 by 2 Freivalds projections and
+// 1024 sampled elements each".
+std::string describe(const Verification &v);
 
 struct CaseResult {
     std::string name;
@@ -41,6 +63,8 @@ struct CaseResult {
     std::optional<TimedRun> baseline; // cuBLAS SGEMM on the same inputs, same protocol
     std::string reference_method;
     bool failed_in_timed_calls = false; // right on the checked call, wrong on a later one
+    PhaseTimes phases;
+    Verification verification;
     std::string output_tail;            // the solution's stdout/stderr, bounded, filled by the supervisor
     double wall_seconds = 0;
 };

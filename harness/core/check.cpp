@@ -51,7 +51,7 @@ std::string error_class(double normwise_error, int N) {
     return "worse than BF16";
 }
 
-OutputCheck compare_output(const float *C, const Reference &ref, Precision p, double scale) {
+OutputCheck compare_output(const float *C, const Reference &ref, Precision p) {
     OutputCheck out;
     out.precision = p;
     out.elements = static_cast<long long>(ref.value.size());
@@ -59,38 +59,42 @@ OutputCheck compare_output(const float *C, const Reference &ref, Precision p, do
     const double bound_per_magnitude = elementwise_bound(ref.N, 1.0, p);
     double error_sq = 0, reference_sq = 0;
     for (long long i = 0; i < out.elements; ++i) {
-        const double r = scale * ref.value[i];
+        const double r = ref.value[i];
         reference_sq += r * r;
         std::uint32_t bits;
         std::memcpy(&bits, &C[i], sizeof bits);
-        const double bound = bound_per_magnitude * scale * ref.magnitude[i];
+        const double bound = bound_per_magnitude * ref.magnitude[i];
+        const ElementVerdict v = check_element(bits, C[i], r, bound);
         const long long row = i / ref.K, col = i % ref.K;
-        if (bits == poison_bits) {
-            if (out.unwritten++ == 0) out.first_unwritten = BadElement{row, col, r, C[i], bound};
-            bad.add(row, col, true);
-            continue;
+        const BadElement here{row, col, r, C[i], bound};
+        switch (v.state) {
+        case ElementState::Unwritten:
+            if (out.unwritten++ == 0) out.first_unwritten = here;
+            break;
+        case ElementState::NonFinite:
+            if (out.non_finite++ == 0) out.first_non_finite = here;
+            break;
+        case ElementState::OutOfBound:
+            if (out.out_of_bound++ == 0) out.first_out_of_bound = here;
+            break;
+        case ElementState::Right: break;
         }
-        if (!std::isfinite(C[i])) {
-            if (out.non_finite++ == 0) out.first_non_finite = BadElement{row, col, r, C[i], bound};
-            bad.add(row, col, false);
-            continue;
-        }
-        const double error = std::fabs(static_cast<double>(C[i]) - r);
-        error_sq += error * error;
-        if (error > bound) {
-            if (out.out_of_bound++ == 0) out.first_out_of_bound = BadElement{row, col, r, C[i], bound};
-            bad.add(row, col, false);
-        }
-        if (error > 0) out.elementwise_ratio = std::max(out.elementwise_ratio, bound > 0 ? error / bound : INFINITY);
+        if (v.state != ElementState::Right) bad.add(row, col, v.state == ElementState::Unwritten);
+        error_sq += v.error * v.error;
+        out.elementwise_ratio = std::max(out.elementwise_ratio, v.ratio);
     }
-    out.normwise_error = reference_sq > 0 ? std::sqrt(error_sq / reference_sq) : std::sqrt(error_sq);
-    out.normwise_ratio = out.normwise_error / normwise_tolerance(ref.N, p);
-    out.error_class = error_class(out.normwise_error, ref.N);
-    if (bad.total() > 0) {
-        out.map = bad.map();
-        out.pattern = bad.pattern();
-    }
+    finish_output_check(out, ref.N, error_sq, reference_sq, bad);
     return out;
+}
+
+void finish_output_check(OutputCheck &o, int N, double error_sq, double reference_sq, const BadElementCounts &bad) {
+    o.normwise_error = reference_sq > 0 ? std::sqrt(error_sq / reference_sq) : std::sqrt(error_sq);
+    o.normwise_ratio = o.normwise_error / normwise_tolerance(N, o.precision);
+    o.error_class = error_class(o.normwise_error, N);
+    if (bad.total() > 0) {
+        o.map = bad.map();
+        o.pattern = bad.pattern();
+    }
 }
 
 namespace {

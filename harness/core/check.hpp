@@ -9,6 +9,8 @@
 // which the elementwise bound alone lets through once N is large.
 #pragma once
 
+#include "core/diagnosis.hpp"
+#include "core/element_check.hpp"
 #include "core/reference.hpp"
 #include "core/testcase.hpp"
 #include "core/verdict.hpp"
@@ -22,9 +24,6 @@ namespace gemm {
 constexpr double fp32_unit_roundoff = 0x1p-24;
 constexpr double elementwise_safety_factor = 2.0;
 constexpr double normwise_factor = 4.0;
-// cudaMemset(C, 0xFF) before every call: a NaN no arithmetic produces (FP32 operations
-// return the canonical 0x7FFFFFFF), so an element still holding it was never written.
-constexpr std::uint32_t poison_bits = 0xFFFFFFFFu;
 
 // The arithmetic a solution is judged against. FP32 is the default; TF32 and BF16
 // admit tensor-core solutions under bounds derived the same way: each input rounded
@@ -61,8 +60,13 @@ struct OutputCheck {
     std::optional<BadElement> first_out_of_bound, first_non_finite, first_unwritten;
 };
 
-// Compares C with scale·R (scale: a power of two the inputs were multiplied by, exact).
-OutputCheck compare_output(const float *C, const Reference &ref, Precision p = Precision::FP32, double scale = 1.0);
+// Compares C with R on the CPU, element by element (the GPU does the same in
+// worker/device_check.cu for the worker; this one is the oracle of the CPU tests).
+OutputCheck compare_output(const float *C, const Reference &ref, Precision p = Precision::FP32);
+
+// The figures both checks derive from their pass over C: the normwise error and its
+// class, and the map and pattern of the bad elements.
+void finish_output_check(OutputCheck &o, int N, double error_sq, double reference_sq, const BadElementCounts &bad);
 
 // What the guard bands and the input copies showed after a call.
 struct IntegrityCheck {

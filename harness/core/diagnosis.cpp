@@ -5,14 +5,24 @@
 namespace gemm {
 
 BadElementCounts::BadElementCounts(int M, int K)
-    : M_(M), K_(K), cell_rows_(std::min(M, max_cell_rows)), cell_cols_(std::min(K, max_cell_cols)), per_row_(M, 0),
-      per_col_(K, 0), cells_(static_cast<std::size_t>(cell_rows_) * cell_cols_, '.') {}
+    : M_(M), K_(K), cell_rows_(map_cell_rows(M)), cell_cols_(map_cell_cols(K)), per_row_(M, 0), per_col_(K, 0),
+      cells_(static_cast<std::size_t>(cell_rows_) * cell_cols_, '.') {}
+
+BadElementCounts::BadElementCounts(int M, int K, std::vector<long long> per_row, std::vector<long long> per_col,
+                                   const std::vector<unsigned> &cell_flags)
+    : BadElementCounts(M, K) {
+    per_row_ = std::move(per_row);
+    per_col_ = std::move(per_col);
+    for (long long n : per_row_) total_ += n;
+    for (std::size_t i = 0; i < cells_.size() && i < cell_flags.size(); ++i)
+        cells_[i] = (cell_flags[i] & map_cell_wrong) ? 'X' : (cell_flags[i] & map_cell_unwritten) ? 'u' : '.';
+}
 
 void BadElementCounts::add(long long row, long long col, bool unwritten) {
     ++total_;
     ++per_row_[row];
     ++per_col_[col];
-    char &cell = cells_[(row * cell_rows_ / M_) * cell_cols_ + col * cell_cols_ / K_];
+    char &cell = cells_[map_cell_index(row, col, M_, K_)];
     if (!unwritten)
         cell = 'X';
     else if (cell == '.')

@@ -2,10 +2,22 @@
 // row/column/tile pattern in words ("only the last 3 columns: partial tiles along K").
 #pragma once
 
+#include "core/portable.hpp"
+
 #include <string>
 #include <vector>
 
 namespace gemm {
+
+// The map of C has at most 16×64 cells; element (row, col) falls in this one.
+constexpr int map_max_cell_rows = 16, map_max_cell_cols = 64;
+GEMM_HOST_DEVICE inline int map_cell_rows(int M) { return M < map_max_cell_rows ? M : map_max_cell_rows; }
+GEMM_HOST_DEVICE inline int map_cell_cols(int K) { return K < map_max_cell_cols ? K : map_max_cell_cols; }
+GEMM_HOST_DEVICE inline long long map_cell_index(long long row, long long col, int M, int K) {
+    return (row * map_cell_rows(M) / M) * map_cell_cols(K) + col * map_cell_cols(K) / K;
+}
+// What a cell holds, as bits of a flag word.
+constexpr unsigned map_cell_unwritten = 1, map_cell_wrong = 2;
 
 // Counts of bad elements by row, by column and by map cell, gathered while checking.
 class BadElementCounts {
@@ -13,9 +25,11 @@ class BadElementCounts {
     struct Axis {
         const char *line, *lines, *index, *dimension; // "row", "rows", "row", "M"
     };
-    static constexpr int max_cell_rows = 16, max_cell_cols = 64;
-
     BadElementCounts(int M, int K);
+    // Counts gathered elsewhere (the GPU check): bad elements per row and per column,
+    // and a flag word per map cell (map_cell_unwritten, map_cell_wrong).
+    BadElementCounts(int M, int K, std::vector<long long> per_row, std::vector<long long> per_col,
+                     const std::vector<unsigned> &cell_flags);
     void add(long long row, long long col, bool unwritten);
     long long total() const { return total_; }
 

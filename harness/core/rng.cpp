@@ -9,26 +9,6 @@ namespace gemm {
 
 namespace {
 
-constexpr std::uint64_t golden_gamma = 0x9E3779B97F4A7C15ull;
-constexpr int normal_draws = 12;        // Irwin–Hall: the sum of 12 uniforms minus 6
-constexpr int mixed_min_exponent = -10; // 2⁻¹⁰ … 2¹⁰, about 1e−3 … 1e3
-constexpr int mixed_exponents = 21;
-constexpr double zero_line_fraction = 0.125; // sparse: rows and columns that are entirely zero
-
-double signed_unit(std::uint64_t bits) { return -1.0 + 2.0 * unit_fraction(bits); }
-
-// Draws per element, after a preamble of one draw per row and one per column for the
-// distributions that have row and column properties.
-int draws_per_element(Distribution d) {
-    switch (d) {
-    case Distribution::Normal: return normal_draws;
-    case Distribution::Sparse: return 2;
-    default: return 1;
-    }
-}
-
-bool has_line_preamble(Distribution d) { return d == Distribution::Mixed || d == Distribution::Sparse; }
-
 // Per-row and per-column properties: the scale exponent (mixed) or whether the line is zero (sparse).
 struct LineProperties {
     std::vector<int> row, col;
@@ -66,12 +46,7 @@ float element_value(const GeneratorSpec &spec, SplitMix64 &g, const LineProperti
 
 } // namespace
 
-std::uint64_t SplitMix64::next() {
-    std::uint64_t z = (state_ += golden_gamma);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    return z ^ (z >> 31);
-}
+std::uint64_t SplitMix64::next() { return splitmix64_mix(state_ += golden_gamma); }
 
 const char *distribution_name(Distribution d) {
     switch (d) {
@@ -103,8 +78,6 @@ double max_magnitude(const GeneratorSpec &spec) {
 std::uint64_t stream_state(std::uint64_t seed, int input_set, MatrixId matrix) {
     return seed * 16u + 2u * static_cast<std::uint64_t>(input_set) + static_cast<std::uint64_t>(matrix);
 }
-
-double unit_fraction(std::uint64_t bits) { return static_cast<double>(bits >> 40) * 0x1p-24; }
 
 float map_to_value(std::uint64_t bits, const GeneratorSpec &spec) {
     const double u = unit_fraction(bits);

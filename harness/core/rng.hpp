@@ -4,11 +4,30 @@
 // standard libraries and are never used for data).
 #pragma once
 
+#include "core/portable.hpp"
+
 #include <cstdint>
 #include <string>
 #include <vector>
 
 namespace gemm {
+
+// SplitMix64: the state advances by the golden gamma, and each state is mixed into a
+// draw. Draw k (from 0) of a stream that starts in state s is splitmix64_mix(s + (k+1)·γ),
+// so any draw can be computed directly (the GPU generator does, one element per thread).
+constexpr std::uint64_t golden_gamma = 0x9E3779B97F4A7C15ull;
+
+GEMM_HOST_DEVICE inline std::uint64_t splitmix64_mix(std::uint64_t z) {
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+}
+
+// The distributions' constants (testcases/README.md).
+constexpr int normal_draws = 12;             // Irwin–Hall: the sum of 12 uniforms minus 6
+constexpr int mixed_min_exponent = -10;      // 2⁻¹⁰ … 2¹⁰, about 1e−3 … 1e3
+constexpr int mixed_exponents = 21;
+constexpr double zero_line_fraction = 0.125; // sparse: rows and columns that are entirely zero
 
 class SplitMix64 {
   public:
@@ -46,7 +65,19 @@ constexpr int timed_input_set = 1;
 std::uint64_t stream_state(std::uint64_t seed, int input_set, MatrixId matrix);
 
 // u = (bits >> 40)·2⁻²⁴: the top 24 bits as a fraction in [0, 1), exact in double.
-double unit_fraction(std::uint64_t bits);
+GEMM_HOST_DEVICE inline double unit_fraction(std::uint64_t bits) { return static_cast<double>(bits >> 40) * 0x1p-24; }
+
+GEMM_HOST_DEVICE inline double signed_unit(std::uint64_t bits) { return -1.0 + 2.0 * unit_fraction(bits); }
+
+// Draws per element, after a preamble of one draw per row and one per column for the
+// distributions that have row and column properties.
+GEMM_HOST_DEVICE inline int draws_per_element(Distribution d) {
+    return d == Distribution::Normal ? normal_draws : d == Distribution::Sparse ? 2 : 1;
+}
+
+GEMM_HOST_DEVICE inline bool has_line_preamble(Distribution d) {
+    return d == Distribution::Mixed || d == Distribution::Sparse;
+}
 
 // One uniform or integers value from 64 random bits:
 // uniform: low + (high − low)·u in double, rounded to float;

@@ -6,6 +6,7 @@
 #include "channel/protocol.hpp"
 #include "core/check.hpp"
 #include "core/testcase.hpp"
+#include "judge/case_policy.hpp"
 #include "judge/cli.hpp"
 #include "judge/compile.hpp"
 #include "judge/process.hpp"
@@ -86,10 +87,12 @@ DeviceInfo probe(const std::string &worker) {
     }
 }
 
-// GPU memory a case needs: the three FP32 matrices, and the FP64 copies the cuBLAS reference makes.
+// GPU memory a case needs at its peak, the checked call (worker/case_runner.cpp): A and
+// B twice in FP32 (the judge's copy and the solution's), C, the FP64 reference and its
+// magnitudes, and one FP64 copy of A and of B for the reference's DGEMM.
 double bytes_needed(const TestCase &tc) {
-    const double elements = double(tc.M) * tc.N + double(tc.N) * tc.K + double(tc.M) * tc.K;
-    return 4 * elements + (cpu_reference_is_cheap(tc.M, tc.N, tc.K) ? 0 : 8 * elements);
+    const double a = double(tc.M) * tc.N, b = double(tc.N) * tc.K, c = double(tc.M) * tc.K;
+    return 4 * (2 * a + 2 * b + c) + 8 * (a + b + 2 * c);
 }
 
 class Progress {
@@ -110,14 +113,12 @@ struct Run {
     const JudgeOptions &options;
     RunContext context;
     std::string worker;
-    RunMode mode;
     nlohmann::json extra = nlohmann::json::object(); // shrink and stress findings for --json
     Progress progress;
 
     SupervisorOptions supervision(double time_limit_scale = 1.0) const {
         SupervisorOptions s;
-        s.worker_argv = {worker, context.compile.library, "--time-budget=" + std::to_string(options.time_budget_s),
-                         "--baseline=" + options.baseline};
+        s.worker_argv = {worker, context.compile.library};
         s.time_limit_scale = time_limit_scale;
         return s;
     }
@@ -139,7 +140,7 @@ struct Run {
             data += " " + shortest_text(g.low) + " " + shortest_text(g.high);
         if (g.distribution == Distribution::Sparse) data += " " + shortest_text(g.density);
         // A failure that only the timed calls showed (a replayed answer) needs them to show again.
-        RunMode attempt = mode;
+        CasePolicy attempt = untimed(policy_for(failing, options));
         attempt.timed = failure.failed_in_timed_calls;
         std::string last_detail;
         auto fails = [&](const Shape &s) {
@@ -169,7 +170,7 @@ struct Run {
         std::cout << format_row(r, options.show_output);
         if (r.verdict == Verdict::WA && r.check && !r.check->map.empty())
             std::cout << format_map(r.check->map, r.M, r.K);
-        if (r.verdict == Verdict::WA && (tc.category == "sample" || options.reveal) && tc.M * double(tc.N) <= 4096 &&
+        if (r.verdict == Verdict::WA && policy_for(tc, options).reveal && tc.M * double(tc.N) <= 4096 &&
             tc.N * double(tc.K) <= 4096)
             std::cout << indent(show_case(tc));
         std::cout << std::flush;
@@ -187,15 +188,12 @@ struct Run {
                           << " GB of GPU memory, the GPU has " << int(context.device.memory_bytes / 1e9) << " GB\n";
                 continue;
             }
-            // huge cases exist to catch 32-bit index overflow: their check is the point, and
-            // timing them would cost minutes of checking 2^31-element outputs.
-            RunMode case_mode = mode;
-            case_mode.timed = tc.category != "huge";
-            results.push_back(supervisor.run_case(tc, case_mode));
+            const CasePolicy policy = policy_for(tc, options);
+            results.push_back(supervisor.run_case(tc, policy));
             progress.clear();
             print_row(results.back(), tc);
             const Verdict v = results.back().verdict;
-            if (!shrunk && (v == Verdict::WA || v == Verdict::RE) && tc.category != "huge") {
+            if (!shrunk && (v == Verdict::WA || v == Verdict::RE) && policy.shrink) {
                 shrunk = true;
                 shrink(supervisor, tc, results.back());
             }
@@ -205,15 +203,13 @@ struct Run {
 
     // Random shapes until the first failure, which is then shrunk.
     std::vector<CaseResult> stress(Supervisor &supervisor) {
-        RunMode untimed = mode;
-        untimed.timed = false;
         const auto shapes = stress_shapes(options.stress, options.seed, options.stress_max_size);
         std::vector<CaseResult> results;
         for (std::size_t i = 0; i < shapes.size(); ++i) {
             const TestCase tc = generated_case(shapes[i], options.seed + i, options.data);
             progress.show("stress [" + std::to_string(i + 1) + "/" + std::to_string(shapes.size()) + "] " +
                           shape_text(shapes[i]));
-            results.push_back(supervisor.run_case(tc, untimed));
+            results.push_back(supervisor.run_case(tc, untimed(policy_for(tc, options))));
             if (results.back().verdict == Verdict::AC) continue;
             progress.clear();
             std::cout << "stress: shape " << i + 1 << " of " << shapes.size() << " failed\n";
@@ -236,8 +232,6 @@ struct Run {
                     cases.end());
         std::vector<CaseResult> results(cases.size());
         for (std::size_t i = 0; i < cases.size(); ++i) results[i] = result_for(cases[i], Verdict::AC, "");
-        RunMode untimed = mode;
-        untimed.timed = false;
         const std::string program = sanitizer_program(options.nvcc);
         for (const auto &tool : sanitizer_tools()) {
             SupervisorOptions s = supervision(100.0);
@@ -248,7 +242,7 @@ struct Run {
             for (std::size_t i = 0; i < cases.size(); ++i) {
                 progress.show(tool + " [" + std::to_string(i + 1) + "/" + std::to_string(cases.size()) + "] " +
                               cases[i].name);
-                CaseResult r = supervisor.run_case(cases[i], untimed);
+                CaseResult r = supervisor.run_case(cases[i], untimed(policy_for(cases[i], options)));
                 const auto finding = sanitizer_finding(tool, r.output_tail);
                 CaseResult &combined = results[i];
                 if (finding && combined.verdict != Verdict::RE) {
@@ -316,8 +310,7 @@ int judge(const JudgeOptions &o) {
         return 0;
     }
 
-    Run run{o, {}, sibling_program("gemm-worker"), {}, {}, {}};
-    run.mode.precision = parse_precision(o.precision).value_or(Precision::FP32);
+    Run run{o, {}, sibling_program("gemm-worker"), {}, {}};
     run.context.solution = o.solution;
     run.context.time_budget_s = o.time_budget_s;
     run.context.device = probe(run.worker);

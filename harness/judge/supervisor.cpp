@@ -1,5 +1,6 @@
 #include "judge/supervisor.hpp"
 #include "channel/protocol.hpp"
+#include "core/plausibility.hpp"
 #include "judge/process.hpp"
 
 #include <algorithm>
@@ -224,12 +225,12 @@ WorkerStart Supervisor::start() {
     return last_start_;
 }
 
-CaseResult Supervisor::run_case(const TestCase &tc, const RunMode &mode) {
+CaseResult Supervisor::run_case(const TestCase &tc, const CasePolicy &policy) {
     const auto started = Clock::now();
     const WorkerStart ready = start();
     if (!ready.ok) return result_for(tc, Verdict::RE, ready.failure);
     output_tail_.clear();
-    const CaseRequest request{tc, mode, fresh_random(), fresh_random()};
+    const CaseRequest request{tc, policy, fresh_random(), fresh_random()};
     if (!send_line(nlohmann::json(request).dump() + "\n")) {
         auto r = result_for(tc, Verdict::RE, death_description(Phase::Judge, 0));
         r.output_tail = output_tail_;
@@ -294,6 +295,16 @@ CaseResult Supervisor::run_case(const TestCase &tc, const RunMode &mode) {
                         result_for(tc, Verdict::JE, std::string("malformed result from the worker: ") + e.what()));
                 }
                 if (message.value("worker_exits", false)) reap_worker(10);
+                r.name = tc.name;
+                r.M = tc.M;
+                r.N = tc.N;
+                r.K = tc.K;
+                if (const auto why = impossible_timing(r, ready.device)) {
+                    r.verdict = Verdict::JE;
+                    r.detail = *why;
+                    r.timing.reset();
+                    r.baseline.reset();
+                }
                 return finish(r);
             }
         }

@@ -37,7 +37,7 @@ class Supervisor {
 
     // Starts a worker (if none is running) and waits for its hello.
     WorkerStart start();
-    CaseResult run_case(const TestCase &tc, const RunMode &mode = {});
+    CaseResult run_case(const TestCase &tc, const CasePolicy &policy = {});
 
   private:
     enum class Phase { Judge, Solve };

@@ -20,7 +20,7 @@ int fd_argument(int argc, char **argv, const char *prefix) {
     return -1;
 }
 
-nlohmann::json accepted(const TestCase &tc, const RunMode &mode = {}) {
+nlohmann::json accepted(const TestCase &tc, const CasePolicy &mode = {}) {
     CaseResult r;
     r.detail = std::string(mode.timed ? "timed" : "untimed") + " " + precision_name(mode.precision);
     r.name = tc.name;
@@ -92,7 +92,7 @@ int main(int argc, char **argv) {
         }
         std::fflush(stdout);
         channel.send({{"event", event::judge}});
-        channel.send(accepted(tc, request.mode));
+        channel.send(accepted(tc, request.policy));
     }
     return 0;
 }

@@ -154,14 +154,14 @@ TEST_CASE("a hello with the wrong nonce is not taken for the worker's") {
     CHECK(start.failure.find("not a judge hello") != std::string::npos);
 }
 
-TEST_CASE("the run mode reaches the worker with each case") {
+TEST_CASE("the case policy reaches the worker with each case") {
     Supervisor s(options_for("ok"));
-    RunMode mode;
-    mode.timed = false;
-    mode.precision = Precision::TF32;
-    const auto r = s.run_case(small_case("untimed"), mode);
+    CasePolicy policy;
+    policy.timed = false;
+    policy.precision = Precision::TF32;
+    const auto r = s.run_case(small_case("untimed"), policy);
     CHECK(r.verdict == Verdict::AC);
-    CHECK(r.detail == "untimed tf32"); // the stand-in echoes the mode it received
+    CHECK(r.detail == "untimed tf32"); // the stand-in echoes the policy it received
     CHECK(s.run_case(small_case("default")).detail == "timed fp32");
 }
 

@@ -4,21 +4,12 @@
 // streams; the host clock also sees work left on a non-blocking stream.
 #pragma once
 
+#include "core/sampling.hpp"
 #include "worker/cuda_check.hpp"
 
 #include <chrono>
 
 namespace gemm {
-
-struct CallSample {
-    double event_ms = 0;
-    double host_ms = 0;
-    // The host clock exceeds the events by more than launch and synchronisation
-    // overhead: some device work ran outside the events' view.
-    bool unsynchronized_work() const { return host_ms > 1.05 * event_ms + 0.05; }
-    double time_ms() const { return unsynchronized_work() ? host_ms : event_ms; }
-    // A run uses the host clock when most of its calls showed such work (case_runner.cpp).
-};
 
 class CallTimer {
   public:

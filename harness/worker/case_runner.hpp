@@ -1,13 +1,12 @@
-// One testcase inside the worker: inputs, reference, the checked call, the timed
-// calls, the cuBLAS baseline. It measures and collects figures; the verdict on an
-// output comes from check.hpp.
+// One testcase inside the worker: the checked call against the full FP64 reference,
+// then (when the policy says so) the timed calls, each on fresh inputs drawn after the
+// previous call returned and each verified, then the cuBLAS baseline under the same
+// sampling rule. It measures and collects figures; the verdicts come from core/.
 #pragma once
 
 #include "channel/channel.hpp"
 #include "channel/protocol.hpp"
 #include "core/case_result.hpp"
-#include "core/rng.hpp"
-#include "core/testcase.hpp"
 #include "worker/call_timer.hpp"
 
 #include <cublas_v2.h>
@@ -15,15 +14,6 @@
 namespace gemm {
 
 using SolveFunction = void (*)(const float *A, const float *B, float *C, int M, int N, int K);
-
-enum class BaselineMode { None, Perf, All };
-
-struct TimingOptions {
-    double budget_s = 0.3; // summed time of the timed calls per case
-    int min_samples = 5;
-    int max_samples = 100;
-    BaselineMode baseline = BaselineMode::Perf;
-};
 
 // A failure caused by the solution's own call (a CUDA error, a reset device): RE, and
 // the CUDA context may be unusable.
@@ -33,28 +23,24 @@ struct SolveFailure : std::runtime_error {
 
 class CaseRunner {
   public:
-    CaseRunner(SolveFunction solve, WorkerChannel &channel, const DeviceInfo &device, TimingOptions options);
+    CaseRunner(SolveFunction solve, WorkerChannel &channel, const DeviceInfo &device);
     ~CaseRunner();
     CaseResult run(const CaseRequest &request);
 
   private:
     struct Problem;
-    Reference reference_for(const CaseInputs &inputs, int M, int N, int K);
+    class PhaseClock;
     CallSample invoke_solve(Problem &p, bool flush);
     void check_device_untouched(const Problem &p) const;
-    Judgement inspect(Problem &p, const CaseInputs &inputs, const Reference &ref, OutputCheck &figures) const;
-    std::optional<Judgement> time_solution(Problem &p, const CaseInputs &inputs, const Reference &ref,
-                                           SplitMix64 &choices, TimedRun &run);
-    TimedRun time_cublas(Problem &p);
-    bool wants_baseline(const TestCase &tc) const;
+    void run_checked_call(Problem &p, const CaseRequest &request, CaseResult &r, PhaseClock &clock);
+    void run_timed_calls(Problem &p, const CaseRequest &request, CaseResult &r, PhaseClock &clock);
+    TimedRun time_cublas(Problem &p, const SamplingRule &rule);
     cublasHandle_t cublas();
 
     SolveFunction solve_;
     WorkerChannel &channel_;
-    TimingOptions options_;
     CallTimer timer_;
     cublasHandle_t cublas_ = nullptr;
-    Precision precision_ = Precision::FP32;
 };
 
 } // namespace gemm

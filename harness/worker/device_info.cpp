@@ -24,17 +24,26 @@ class Nvml {
         auto query = maximum ? max_clock_ : clock_;
         return ready() && query && query(device_, type, &mhz) == 0 ? static_cast<int>(mhz) : 0;
     }
+    bool slowdown() const {
+        unsigned long long reasons = 0;
+        if (!ready() || !event_reasons_ || event_reasons_(device_, &reasons) != 0) return false;
+        return (reasons & slowdown_reasons) != 0;
+    }
     std::string driver_version() const {
         char text[96] = {};
         return driver_version_ && driver_version_(text, sizeof text) == 0 ? text : "";
     }
     static constexpr int sm_clock = 1, memory_clock = 2; // nvmlClockType_t
+    // nvmlClocksEventReason: HwSlowdown 0x8, SwThermalSlowdown 0x20, HwThermalSlowdown
+    // 0x40, HwPowerBrakeSlowdown 0x80.
+    static constexpr unsigned long long slowdown_reasons = 0x8 | 0x20 | 0x40 | 0x80;
 
   private:
     using Init = int (*)();
     using GetHandle = int (*)(const char *, void **);
     using GetClock = int (*)(void *, int, unsigned *);
     using GetDriverVersion = int (*)(char *, unsigned);
+    using GetEventReasons = int (*)(void *, unsigned long long *);
 
     Nvml() {
         void *library = dlopen("libnvidia-ml.so.1", RTLD_NOW | RTLD_LOCAL);
@@ -45,10 +54,16 @@ class Nvml {
         clock_ = reinterpret_cast<GetClock>(dlsym(library, "nvmlDeviceGetClockInfo"));
         max_clock_ = reinterpret_cast<GetClock>(dlsym(library, "nvmlDeviceGetMaxClockInfo"));
         driver_version_ = reinterpret_cast<GetDriverVersion>(dlsym(library, "nvmlSystemGetDriverVersion"));
+        // The newer name first; drivers before 535 know only the older one.
+        event_reasons_ = reinterpret_cast<GetEventReasons>(dlsym(library, "nvmlDeviceGetCurrentClocksEventReasons"));
+        if (!event_reasons_)
+            event_reasons_ =
+                reinterpret_cast<GetEventReasons>(dlsym(library, "nvmlDeviceGetCurrentClocksThrottleReasons"));
     }
     GetHandle get_handle_ = nullptr;
     GetClock clock_ = nullptr, max_clock_ = nullptr;
     GetDriverVersion driver_version_ = nullptr;
+    GetEventReasons event_reasons_ = nullptr;
     void *device_ = nullptr;
 };
 
@@ -90,5 +105,7 @@ DeviceInfo probe_device() {
 }
 
 int current_sm_clock_mhz() { return Nvml::instance().clock(Nvml::sm_clock, false); }
+
+bool gpu_reports_slowdown() { return Nvml::instance().slowdown(); }
 
 } // namespace gemm

@@ -12,4 +12,9 @@ DeviceInfo probe_device();
 // The SM clock now, through NVML when the driver provides it; 0 when unknown.
 int current_sm_clock_mhz();
 
+// NVML reports a thermal or hardware slowdown of the clocks now (not the power cap,
+// which an H200 under a full load reaches as a matter of course): a sample taken now
+// is discarded (core/sampling.hpp). False when NVML cannot say.
+bool gpu_reports_slowdown();
+
 } // namespace gemm

@@ -10,6 +10,10 @@ void GuardedBuffer::upload(const std::vector<float> &values) {
     cuda_check(cudaMemcpy(data(), values.data(), elements_ * sizeof(float), cudaMemcpyHostToDevice), "upload");
 }
 
+void GuardedBuffer::copy_from(const float *device_values) {
+    cuda_check(cudaMemcpy(data(), device_values, elements_ * sizeof(float), cudaMemcpyDeviceToDevice), "copy");
+}
+
 std::vector<float> GuardedBuffer::download() const {
     std::vector<float> values(elements_);
     cuda_check(cudaMemcpy(values.data(), data(), elements_ * sizeof(float), cudaMemcpyDeviceToHost), "download");

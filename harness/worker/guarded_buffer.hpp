@@ -28,6 +28,7 @@ class GuardedBuffer {
     std::size_t size() const { return elements_; }
 
     void upload(const std::vector<float> &values);
+    void copy_from(const float *device_values); // size() elements, device to device
     std::vector<float> download() const;
     void fill(unsigned char byte); // the elements only
     void fill_guards();

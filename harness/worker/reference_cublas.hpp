@@ -1,15 +1,23 @@
-// The FP64 reference on the GPU, for problems too large for the CPU: cuBLAS DGEMM of
-// the FP32 inputs widened to double (exactly), and of their absolute values.
+// The FP64 reference on the GPU: cuBLAS DGEMM (pedantic math) of the FP32 inputs
+// widened to double on the device (exactly), and of their absolute values. It stays on
+// the device, where the output check reads it (worker/device_check.hpp).
 #pragma once
 
-#include "core/reference.hpp"
+#include "worker/cuda_check.hpp"
 
 #include <cublas_v2.h>
 
 namespace gemm {
 
-Reference reference_on_gpu(cublasHandle_t handle, const std::vector<float> &A, const std::vector<float> &B, int M,
-                           int N, int K);
+struct DeviceReference {
+    DeviceReference(int M, int N, int K);
+    int M, N, K;
+    DeviceArray<double> value;     // (A·B)ᵢⱼ, M×K row-major
+    DeviceArray<double> magnitude; // (|A|·|B|)ᵢⱼ
+};
+
+// A and B are device arrays of M×N and N×K floats.
+void compute_reference(cublasHandle_t handle, const float *A, const float *B, DeviceReference &ref);
 
 // Row-major C = A·B through column-major cuBLAS: Cᵀ = Bᵀ·Aᵀ, so B goes first.
 void row_major_sgemm(cublasHandle_t handle, const float *A, const float *B, float *C, int M, int N, int K);

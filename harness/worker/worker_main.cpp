@@ -28,22 +28,37 @@ std::string load_solve(const std::string &library, SolveFunction &solve) {
            "extern \"C\" void solve(const float *A, const float *B, float *C, int M, int N, int K)";
 }
 
-BaselineMode parse_baseline(const std::string &mode) {
-    if (mode == "all") return BaselineMode::All;
-    if (mode == "none") return BaselineMode::None;
-    return BaselineMode::Perf;
+// The request, or why it cannot be run: a request the worker cannot read or follow
+// is the judge's fault (JE), never the solution's.
+std::optional<CaseRequest> readable_request(const nlohmann::json &message, std::string &problem) {
+    try {
+        auto request = message.get<CaseRequest>();
+        problem = request_problem(request);
+        if (problem.empty()) return request;
+    } catch (const std::exception &e) {
+        problem = e.what();
+    }
+    return std::nullopt;
 }
 
-int serve(WorkerChannel &channel, SolveFunction solve, const DeviceInfo &device, const TimingOptions &timing) {
-    CaseRunner runner(solve, channel, device, timing);
+int serve(WorkerChannel &channel, SolveFunction solve, const DeviceInfo &device) {
+    CaseRunner runner(solve, channel, device);
     while (auto message = channel.receive()) {
-        const auto request = message->get<CaseRequest>();
-        const TestCase &tc = request.testcase;
-        channel.set_nonce(request.nonce);
+        channel.set_nonce(message->value("nonce", std::uint64_t{0}));
+        std::string problem;
+        const auto request = readable_request(*message, problem);
+        if (!request) {
+            CaseResult bad;
+            bad.verdict = Verdict::JE;
+            bad.detail = "the judge sent a request the worker cannot run: " + problem;
+            channel.send({{"event", event::result}, {"result", bad}, {"worker_exits", false}});
+            continue;
+        }
+        const TestCase &tc = request->testcase;
         CaseResult result;
         bool worker_exits = false;
         try {
-            result = runner.run(request);
+            result = runner.run(*request);
         } catch (const SolveFailure &e) {
             result.verdict = Verdict::RE;
             result.detail = e.what();
@@ -70,16 +85,11 @@ int main(int argc, char **argv) {
     std::string library;
     bool probe = false;
     int in_fd = -1, out_fd = -1;
-    std::string baseline = "perf";
-    TimingOptions timing;
     app.add_flag("--probe", probe, "print the GPU's description as JSON and exit");
     app.add_option("library", library, "the compiled solution (.so)");
     app.add_option("--channel-in", in_fd, "file descriptor the supervisor writes testcases to");
     app.add_option("--channel-out", out_fd, "file descriptor for results");
-    app.add_option("--time-budget", timing.budget_s, "seconds of timed calls per case");
-    app.add_option("--baseline", baseline, "cuBLAS baseline: perf, all or none");
     CLI11_PARSE(app, argc, argv);
-    timing.baseline = parse_baseline(baseline);
 
     const DeviceInfo device = probe_device();
     if (probe) {
@@ -101,7 +111,7 @@ int main(int argc, char **argv) {
     channel.send({{"event", event::hello}, {"device", device}, {"solve_error", solve_error}});
     if (!solve_error.empty() || !device.present) return 0;
     try {
-        return serve(channel, solve, device, timing);
+        return serve(channel, solve, device);
     } catch (const std::exception &e) {
         std::cerr << "gemm-worker: " << e.what() << "\n";
         return 3;

@@ -1,0 +1,359 @@
+#include "core/diagnosis.hpp"
+#include "core/element_check.hpp"
+#include "worker/device_check.hpp"
+
+#include <cmath>
+#include <cstring>
+#include <vector>
+
+namespace gemm {
+
+namespace {
+
+constexpr int threads_per_block = 256;
+constexpr unsigned long long none = ~0ull;
+
+unsigned blocks_for(std::size_t work_items, int per_block = threads_per_block) {
+    const std::size_t blocks = (work_items + per_block - 1) / per_block;
+    return static_cast<unsigned>(blocks < 1 ? 1 : blocks > 65536 ? 65536 : blocks);
+}
+
+__device__ double warp_sum(double v) {
+    for (int offset = 16; offset > 0; offset /= 2) v += __shfl_down_sync(0xFFFFFFFFu, v, offset);
+    return v;
+}
+
+__device__ unsigned long long warp_sum(unsigned long long v) {
+    for (int offset = 16; offset > 0; offset /= 2) v += __shfl_down_sync(0xFFFFFFFFu, v, offset);
+    return v;
+}
+
+__device__ unsigned long long warp_min(unsigned long long v) {
+    for (int offset = 16; offset > 0; offset /= 2) v = min(v, __shfl_down_sync(0xFFFFFFFFu, v, offset));
+    return v;
+}
+
+// Non-negative doubles (infinity included) order like their bit patterns, so the
+// largest is an integer atomicMax away.
+__device__ unsigned long long ratio_bits(double ratio) {
+    return __double_as_longlong(ratio != ratio ? __longlong_as_double(0x7FF0000000000000ll) : ratio);
+}
+
+__device__ unsigned long long warp_max(unsigned long long v) {
+    for (int offset = 16; offset > 0; offset /= 2) v = max(v, __shfl_down_sync(0xFFFFFFFFu, v, offset));
+    return v;
+}
+
+// ---- the full check ------------------------------------------------------------------
+
+struct FullTally {
+    unsigned long long count[3]; // unwritten, non-finite, out of bound
+    unsigned long long first[3]; // linear index of the first of each, `none` when none
+    unsigned long long max_ratio_bits;
+    double error_sq, reference_sq;
+};
+
+__global__ void full_check(const float *C, const double *R, const double *magnitude, int M, int K,
+                           double bound_per_magnitude, FullTally *tally, unsigned *per_row, unsigned *per_col,
+                           unsigned *cells) {
+    const std::size_t n = static_cast<std::size_t>(M) * K;
+    unsigned long long count[3] = {0, 0, 0}, first[3] = {none, none, none}, max_ratio = 0;
+    double error_sq = 0, reference_sq = 0;
+    // Every thread runs the same number of iterations, so the warp reductions below see all lanes.
+    const std::size_t stride = std::size_t(gridDim.x) * blockDim.x;
+    for (std::size_t base = std::size_t(blockIdx.x) * blockDim.x; base < n; base += stride) {
+        const std::size_t e = base + threadIdx.x;
+        if (e >= n) continue;
+        const float c = C[e];
+        const double r = R[e];
+        const ElementVerdict v = check_element(__float_as_uint(c), c, r, bound_per_magnitude * magnitude[e]);
+        reference_sq += r * r;
+        error_sq += v.error * v.error;
+        max_ratio = max(max_ratio, ratio_bits(v.ratio));
+        if (v.state == ElementState::Right) continue;
+        const int slot = v.state == ElementState::Unwritten ? 0 : v.state == ElementState::NonFinite ? 1 : 2;
+        ++count[slot];
+        first[slot] = min(first[slot], static_cast<unsigned long long>(e));
+        const long long row = static_cast<long long>(e / K), col = static_cast<long long>(e % K);
+        atomicAdd(&per_row[row], 1u);
+        atomicAdd(&per_col[col], 1u);
+        atomicOr(&cells[map_cell_index(row, col, M, K)], slot == 0 ? map_cell_unwritten : map_cell_wrong);
+    }
+    error_sq = warp_sum(error_sq);
+    reference_sq = warp_sum(reference_sq);
+    max_ratio = warp_max(max_ratio);
+    for (int s = 0; s < 3; ++s) {
+        count[s] = warp_sum(count[s]);
+        first[s] = warp_min(first[s]);
+    }
+    if (threadIdx.x % 32 != 0) return;
+    atomicAdd(&tally->error_sq, error_sq);
+    atomicAdd(&tally->reference_sq, reference_sq);
+    atomicMax(&tally->max_ratio_bits, max_ratio);
+    for (int s = 0; s < 3; ++s) {
+        if (count[s] == 0) continue;
+        atomicAdd(&tally->count[s], count[s]);
+        atomicMin(&tally->first[s], first[s]);
+    }
+}
+
+template <typename T> T fetch(const T *device_value) {
+    T value;
+    cuda_check(cudaMemcpy(&value, device_value, sizeof value, cudaMemcpyDeviceToHost), "reading a checked element");
+    return value;
+}
+
+template <typename T> std::vector<T> fetch_all(const DeviceArray<T> &device_values) {
+    std::vector<T> values(device_values.size());
+    cuda_check(cudaMemcpy(values.data(), device_values.data(), values.size() * sizeof(T), cudaMemcpyDeviceToHost),
+               "reading the check's counts");
+    return values;
+}
+
+std::vector<long long> widened(const std::vector<unsigned> &counts) { return {counts.begin(), counts.end()}; }
+
+// ---- integrity and widening ------------------------------------------------------------
+
+__global__ void count_differences(const unsigned *a, const unsigned *b, std::size_t n, unsigned long long *differences) {
+    unsigned long long local = 0;
+    const std::size_t stride = std::size_t(gridDim.x) * blockDim.x;
+    for (std::size_t base = std::size_t(blockIdx.x) * blockDim.x; base < n; base += stride) {
+        const std::size_t e = base + threadIdx.x;
+        if (e < n) local += a[e] != b[e];
+    }
+    local = warp_sum(local);
+    if (threadIdx.x % 32 == 0 && local > 0) atomicAdd(differences, local);
+}
+
+__global__ void widen(const float *values, std::size_t n, bool absolute, double *wide) {
+    for (std::size_t e = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x; e < n;
+         e += std::size_t(gridDim.x) * blockDim.x)
+        wide[e] = absolute ? fabs(static_cast<double>(values[e])) : static_cast<double>(values[e]);
+}
+
+// ---- the projected check -----------------------------------------------------------------
+
+__device__ std::uint64_t draw(std::uint64_t stream, std::uint64_t k) {
+    return splitmix64_mix(stream + (k + 1) * golden_gamma);
+}
+
+__global__ void random_signs(std::uint64_t stream, std::size_t n, double *x) {
+    for (std::size_t e = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x; e < n;
+         e += std::size_t(gridDim.x) * blockDim.x)
+        x[e] = (draw(stream, e) >> 63) ? -1.0 : 1.0;
+}
+
+constexpr int segment_columns = 1024; // one warp's share of a row
+
+// out[v][row] += Σ Mat[row, j]·vec[v][j] and out_magnitude[row] += Σ |Mat[row, j]|·vec_magnitude[j]
+// (vec_magnitude null: all ones), over segments of a row, one warp per segment. Every
+// sum is in FP64; the order differs from run to run, which the bound allows for.
+__global__ void project_rows(const float *Mat, int rows, int cols, const double *vec, const double *vec_magnitude,
+                             double *out, double *out_magnitude) {
+    const int segments_per_row = (cols + segment_columns - 1) / segment_columns;
+    const long long segments = static_cast<long long>(rows) * segments_per_row;
+    const int lane = threadIdx.x % 32;
+    const long long warps = static_cast<long long>(gridDim.x) * (blockDim.x / 32);
+    for (long long s = (static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x) / 32; s < segments; s += warps) {
+        const long long row = s / segments_per_row;
+        const int begin = static_cast<int>(s % segments_per_row) * segment_columns;
+        const int end = min(cols, begin + segment_columns);
+        double dot[projection_vectors] = {}, magnitude = 0;
+        const float *line = Mat + row * cols;
+        for (int j = begin + lane; j < end; j += 32) {
+            const double m = line[j];
+            for (int v = 0; v < projection_vectors; ++v) dot[v] += m * vec[static_cast<std::size_t>(v) * cols + j];
+            magnitude += fabs(m) * (vec_magnitude ? vec_magnitude[j] : 1.0);
+        }
+        for (int v = 0; v < projection_vectors; ++v) dot[v] = warp_sum(dot[v]);
+        magnitude = warp_sum(magnitude);
+        if (lane != 0) continue;
+        for (int v = 0; v < projection_vectors; ++v) atomicAdd(&out[static_cast<std::size_t>(v) * rows + row], dot[v]);
+        atomicAdd(&out_magnitude[row], magnitude);
+    }
+}
+
+struct ProjectionCounts {
+    unsigned long long failed, first, worst_ratio_bits;
+};
+
+__global__ void compare_projections(const double *output, const double *output_magnitude, const double *product,
+                                    const double *magnitude, int M, int N, int K, double bound_per_magnitude,
+                                    ProjectionCounts *counts) {
+    const std::size_t n = static_cast<std::size_t>(projection_vectors) * M;
+    unsigned long long failed = 0, first = none, worst = 0;
+    const std::size_t stride = std::size_t(gridDim.x) * blockDim.x;
+    for (std::size_t base = std::size_t(blockIdx.x) * blockDim.x; base < n; base += stride) {
+        const std::size_t e = base + threadIdx.x;
+        if (e >= n) continue;
+        const std::size_t row = e % M;
+        const double difference = fabs(output[e] - product[e]);
+        const double bound = projection_bound(N, K, magnitude[row], output_magnitude[row], bound_per_magnitude);
+        const bool bad = !(difference <= bound);
+        worst = max(worst, ratio_bits(bound > 0 ? difference / bound : difference > 0 ? 1.0 / 0.0 : 0.0));
+        if (!bad) continue;
+        ++failed;
+        first = min(first, static_cast<unsigned long long>(e));
+    }
+    failed = warp_sum(failed);
+    first = warp_min(first);
+    worst = warp_max(worst);
+    if (threadIdx.x % 32 != 0) return;
+    if (failed > 0) {
+        atomicAdd(&counts->failed, failed);
+        atomicMin(&counts->first, first);
+    }
+    atomicMax(&counts->worst_ratio_bits, worst);
+}
+
+// One warp per sampled element: its FP64 dot product, magnitude, and C's bits.
+__global__ void sample_elements(const float *A, const float *B, const float *C, int M, int N, int K,
+                                std::uint64_t stream, int samples, long long *positions, double *values) {
+    const int lane = threadIdx.x % 32;
+    const int warps = gridDim.x * (blockDim.x / 32);
+    for (int s = (blockIdx.x * blockDim.x + threadIdx.x) / 32; s < samples; s += warps) {
+        const long long row = static_cast<long long>(draw(stream, 2ull * s) % static_cast<unsigned>(M));
+        const long long col = static_cast<long long>(draw(stream, 2ull * s + 1) % static_cast<unsigned>(K));
+        double r = 0, magnitude = 0;
+        for (int k = lane; k < N; k += 32) {
+            const double a = A[row * N + k], b = B[static_cast<long long>(k) * K + col];
+            r += a * b;
+            magnitude += fabs(a) * fabs(b);
+        }
+        r = warp_sum(r);
+        magnitude = warp_sum(magnitude);
+        if (lane != 0) continue;
+        positions[2 * s] = row;
+        positions[2 * s + 1] = col;
+        values[3 * s] = r;
+        values[3 * s + 1] = magnitude;
+        values[3 * s + 2] = static_cast<double>(__float_as_uint(C[row * K + col]));
+    }
+}
+
+} // namespace
+
+OutputCheck check_output_on_device(const float *C, const double *R, const double *magnitude, int M, int N, int K,
+                                   Precision precision) {
+    OutputCheck out;
+    out.precision = precision;
+    out.elements = static_cast<long long>(M) * K;
+    const double bound_per_magnitude = elementwise_bound(N, 1.0, precision);
+    DeviceArray<FullTally> tally(1);
+    DeviceArray<unsigned> per_row(M), per_col(K), cells(static_cast<std::size_t>(map_cell_rows(M)) * map_cell_cols(K));
+    FullTally start{};
+    for (auto &f : start.first) f = none;
+    cuda_check(cudaMemcpy(tally.data(), &start, sizeof start, cudaMemcpyHostToDevice), "check setup");
+    for (auto *counts : {&per_row, &per_col, &cells})
+        cuda_check(cudaMemset(counts->data(), 0, counts->size() * sizeof(unsigned)), "check setup");
+    full_check<<<blocks_for(out.elements), threads_per_block>>>(C, R, magnitude, M, K, bound_per_magnitude,
+                                                                tally.data(), per_row.data(), per_col.data(),
+                                                                cells.data());
+    cuda_check(cudaGetLastError(), "the output check");
+    const FullTally t = fetch(tally.data());
+    std::uint64_t ratio_bits;
+    std::memcpy(&out.elementwise_ratio, &(ratio_bits = t.max_ratio_bits), sizeof ratio_bits);
+    out.unwritten = static_cast<long long>(t.count[0]);
+    out.non_finite = static_cast<long long>(t.count[1]);
+    out.out_of_bound = static_cast<long long>(t.count[2]);
+    std::optional<BadElement> *firsts[3] = {&out.first_unwritten, &out.first_non_finite, &out.first_out_of_bound};
+    for (int s = 0; s < 3; ++s) {
+        if (t.first[s] == none) continue;
+        const std::size_t e = t.first[s];
+        const double bound = bound_per_magnitude * fetch(magnitude + e);
+        *firsts[s] = BadElement{static_cast<long long>(e / K), static_cast<long long>(e % K), fetch(R + e),
+                                fetch(C + e), bound};
+    }
+    const bool any_bad = out.unwritten + out.non_finite + out.out_of_bound > 0;
+    const BadElementCounts bad = any_bad ? BadElementCounts(M, K, widened(fetch_all(per_row)),
+                                                            widened(fetch_all(per_col)), fetch_all(cells))
+                                         : BadElementCounts(M, K);
+    finish_output_check(out, N, t.error_sq, t.reference_sq, bad);
+    return out;
+}
+
+long long count_differences_on_device(const float *a, const float *b, std::size_t n) {
+    DeviceArray<unsigned long long> differences(1);
+    cuda_check(cudaMemset(differences.data(), 0, sizeof(unsigned long long)), "integrity check");
+    count_differences<<<blocks_for(n), threads_per_block>>>(reinterpret_cast<const unsigned *>(a),
+                                                            reinterpret_cast<const unsigned *>(b), n,
+                                                            differences.data());
+    cuda_check(cudaGetLastError(), "integrity check");
+    return static_cast<long long>(fetch(differences.data()));
+}
+
+void widen_on_device(const float *values, std::size_t n, bool absolute, double *wide) {
+    widen<<<blocks_for(n), threads_per_block>>>(values, n, absolute, wide);
+    cuda_check(cudaGetLastError(), "widening to FP64");
+}
+
+ProjectionWorkspace::ProjectionWorkspace(int M, int N, int K)
+    : M_(M), N_(N), K_(K), x_(std::size_t(projection_vectors) * K), y_(std::size_t(projection_vectors) * N),
+      y_magnitude_(N), product_(std::size_t(projection_vectors) * M), magnitude_(M),
+      output_(std::size_t(projection_vectors) * M), output_magnitude_(M), sample_values_(3 * sampled_elements),
+      sample_positions_(2 * sampled_elements), tally_(3) {}
+
+TimedCallCheck ProjectionWorkspace::check(const float *A, const float *B, const float *C, std::uint64_t seed,
+                                          Precision precision) {
+    TimedCallCheck c;
+    c.projection = project(A, B, C, splitmix64_mix(seed + 1), precision);
+    c.samples = sample(A, B, C, splitmix64_mix(seed + 2), precision);
+    return c;
+}
+
+ProjectionTally ProjectionWorkspace::project(const float *A, const float *B, const float *C, std::uint64_t seed,
+                                             Precision precision) {
+    for (auto *zeroed : {&y_, &y_magnitude_, &product_, &magnitude_, &output_, &output_magnitude_})
+        cuda_check(cudaMemsetAsync(zeroed->data(), 0, zeroed->size() * sizeof(double), 0), "projection setup");
+    const ProjectionCounts start{0, none, 0};
+    cuda_check(cudaMemcpy(tally_.data(), &start, sizeof start, cudaMemcpyHostToDevice), "projection setup");
+    random_signs<<<blocks_for(x_.size()), threads_per_block>>>(seed, x_.size(), x_.data());
+    auto warps_for = [](int rows, int cols) {
+        const std::size_t segments = std::size_t(rows) * ((cols + segment_columns - 1) / segment_columns);
+        return blocks_for(segments, threads_per_block / 32);
+    };
+    project_rows<<<warps_for(N_, K_), threads_per_block>>>(B, N_, K_, x_.data(), nullptr, y_.data(),
+                                                            y_magnitude_.data());
+    project_rows<<<warps_for(M_, N_), threads_per_block>>>(A, M_, N_, y_.data(), y_magnitude_.data(),
+                                                            product_.data(), magnitude_.data());
+    project_rows<<<warps_for(M_, K_), threads_per_block>>>(C, M_, K_, x_.data(), nullptr, output_.data(),
+                                                            output_magnitude_.data());
+    const double bound_per_magnitude = elementwise_bound(N_, 1.0, precision);
+    compare_projections<<<blocks_for(product_.size()), threads_per_block>>>(
+        output_.data(), output_magnitude_.data(), product_.data(), magnitude_.data(), M_, N_, K_,
+        bound_per_magnitude, reinterpret_cast<ProjectionCounts *>(tally_.data()));
+    cuda_check(cudaGetLastError(), "the projected check");
+    ProjectionCounts counts;
+    cuda_check(cudaMemcpy(&counts, tally_.data(), sizeof counts, cudaMemcpyDeviceToHost), "the projected check");
+    ProjectionTally p;
+    p.vectors = projection_vectors;
+    p.rows_checked = static_cast<long long>(projection_vectors) * M_;
+    p.rows_failed = static_cast<long long>(counts.failed);
+    std::memcpy(&p.worst_ratio, &counts.worst_ratio_bits, sizeof p.worst_ratio);
+    if (counts.first != none) {
+        const std::size_t e = counts.first, row = e % M_;
+        p.first_failed_row = static_cast<long long>(row);
+        const double difference = std::fabs(fetch(output_.data() + e) - fetch(product_.data() + e));
+        p.first_difference = std::isfinite(difference) ? difference : NAN;
+        p.first_bound = projection_bound(N_, K_, fetch(magnitude_.data() + row), fetch(output_magnitude_.data() + row),
+                                         bound_per_magnitude);
+    }
+    return p;
+}
+
+SampleTally ProjectionWorkspace::sample(const float *A, const float *B, const float *C, std::uint64_t seed,
+                                        Precision precision) {
+    sample_elements<<<blocks_for(std::size_t(sampled_elements) * 32), threads_per_block>>>(
+        A, B, C, M_, N_, K_, seed, sampled_elements, sample_positions_.data(), sample_values_.data());
+    cuda_check(cudaGetLastError(), "the sampled check");
+    const auto positions = fetch_all(sample_positions_);
+    const auto values = fetch_all(sample_values_);
+    const double bound_per_magnitude = elementwise_bound(N_, 1.0, precision);
+    SampleTally t;
+    for (int s = 0; s < sampled_elements; ++s)
+        add_sample(t, positions[2 * s], positions[2 * s + 1], static_cast<std::uint32_t>(values[3 * s + 2]),
+                   values[3 * s], bound_per_magnitude * values[3 * s + 1]);
+    return t;
+}
+
+} // namespace gemm

@@ -1,0 +1,44 @@
+// The judge's per-element work on the GPU, so the host receives only reductions and
+// the few elements a report names: the full check of C against the FP64 reference,
+// the projected check of a timed call (core/timed_check.hpp), and input integrity.
+#pragma once
+
+#include "core/check.hpp"
+#include "core/timed_check.hpp"
+#include "worker/cuda_check.hpp"
+
+#include <cstdint>
+
+namespace gemm {
+
+// C against R element by element, with the bound c·γ_N·magnitude; the same figures
+// as compare_output() on the CPU.
+OutputCheck check_output_on_device(const float *C, const double *R, const double *magnitude, int M, int N, int K,
+                                   Precision precision);
+
+// How many of n floats differ bit for bit between two device arrays.
+long long count_differences_on_device(const float *a, const float *b, std::size_t n);
+
+// Copies float values into doubles (their absolute values when `absolute`), exactly.
+void widen_on_device(const float *values, std::size_t n, bool absolute, double *wide);
+
+// Device scratch for the projected check of one shape, allocated once per case.
+class ProjectionWorkspace {
+  public:
+    ProjectionWorkspace(int M, int N, int K);
+    // Freivalds projections with `projection_vectors` random ±1 vectors and
+    // `sampled_elements` exactly recomputed elements, all drawn from `seed`.
+    TimedCallCheck check(const float *A, const float *B, const float *C, std::uint64_t seed, Precision precision);
+
+  private:
+    ProjectionTally project(const float *A, const float *B, const float *C, std::uint64_t seed, Precision precision);
+    SampleTally sample(const float *A, const float *B, const float *C, std::uint64_t seed, Precision precision);
+
+    int M_, N_, K_;
+    DeviceArray<double> x_, y_, y_magnitude_, product_, magnitude_, output_, output_magnitude_;
+    DeviceArray<double> sample_values_; // per sample: reference, magnitude, C
+    DeviceArray<long long> sample_positions_;
+    DeviceArray<unsigned long long> tally_;
+};
+
+} // namespace gemm
