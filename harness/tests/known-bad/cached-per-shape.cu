@@ -1,6 +1,6 @@
 // expect: WA
 // cases: secret/04-primes
-// detail: output of a timed call
+// detail: output of timed call 1
 // Computes the first call of each shape, then replays that answer: fast, and wrong
 // as soon as the inputs change.
 #include "naive_kernel.cuh"
