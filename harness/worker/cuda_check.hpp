@@ -32,6 +32,10 @@ template <typename T> class DeviceArray {
         cuda_check(cudaMalloc(reinterpret_cast<void **>(&data_), n * sizeof(T)), "cudaMalloc");
     }
     ~DeviceArray() { cudaFree(data_); }
+    DeviceArray(DeviceArray &&other) noexcept : data_(other.data_), size_(other.size_) {
+        other.data_ = nullptr;
+        other.size_ = 0;
+    }
     DeviceArray(const DeviceArray &) = delete;
     DeviceArray &operator=(const DeviceArray &) = delete;
     T *data() const { return data_; }

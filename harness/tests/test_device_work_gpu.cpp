@@ -1,0 +1,131 @@
+// The judge's GPU work agrees with its CPU oracles: the generator bit for bit, the
+// full output check figure for figure, the projected check row for row.
+#include "core/check.hpp"
+#include "core/reference.hpp"
+#include "core/rng.hpp"
+#include "core/timed_check.hpp"
+#include "worker/device_check.hpp"
+#include "worker/device_info.hpp"
+#include "worker/device_inputs.hpp"
+
+#include <cstdio>
+#include <cstring>
+#include <doctest/doctest.h>
+#include <vector>
+
+using namespace gemm;
+
+namespace {
+
+bool skip_without_gpu() {
+    if (probe_device().present) return false;
+    std::printf("[skipped: no GPU]\n");
+    return true;
+}
+
+template <typename T> DeviceArray<T> on_device(const std::vector<T> &values) {
+    DeviceArray<T> d(values.size());
+    cuda_check(cudaMemcpy(d.data(), values.data(), values.size() * sizeof(T), cudaMemcpyHostToDevice), "upload");
+    return d;
+}
+
+template <typename T> std::vector<T> from_device(const DeviceArray<T> &d) {
+    std::vector<T> values(d.size());
+    cuda_check(cudaMemcpy(values.data(), d.data(), values.size() * sizeof(T), cudaMemcpyDeviceToHost), "download");
+    return values;
+}
+
+} // namespace
+
+TEST_CASE("the GPU generator gives the CPU generator's numbers bit for bit") {
+    if (skip_without_gpu()) return;
+    const struct {
+        Distribution distribution;
+        double low, high, density;
+    } specs[] = {{Distribution::Uniform, -1, 1, 1},  {Distribution::Uniform, 0.25, 3.5, 1},
+                 {Distribution::Integers, -7, 9, 1}, {Distribution::Normal, -1, 1, 1},
+                 {Distribution::Mixed, -1, 1, 1},    {Distribution::Sparse, -1, 1, 0.3}};
+    const int shapes[][2] = {{1, 1}, {3, 5}, {127, 131}, {1000, 3}, {2, 4099}};
+    for (const auto &s : specs)
+        for (const auto &shape : shapes)
+            for (int set : {checked_input_set, timed_input_set}) {
+                GeneratorSpec spec;
+                spec.distribution = s.distribution;
+                spec.low = s.low;
+                spec.high = s.high;
+                spec.density = s.density;
+                spec.seed = 0x1234567890ull + shape[0];
+                const auto cpu = generate_matrix(spec, set, MatrixId::B, shape[0], shape[1]);
+                DeviceArray<float> gpu(cpu.size());
+                generate_on_device(spec, set, MatrixId::B, shape[0], shape[1], gpu.data());
+                const auto back = from_device(gpu);
+                CAPTURE(distribution_name(s.distribution));
+                CAPTURE(shape[0]);
+                CAPTURE(shape[1]);
+                CHECK(std::memcmp(back.data(), cpu.data(), cpu.size() * sizeof(float)) == 0);
+            }
+}
+
+TEST_CASE("the GPU output check gives the CPU check's figures") {
+    if (skip_without_gpu()) return;
+    const int M = 67, N = 129, K = 45;
+    GeneratorSpec spec;
+    spec.seed = 5;
+    const auto A = generate_matrix(spec, 0, MatrixId::A, M, N), B = generate_matrix(spec, 0, MatrixId::B, N, K);
+    const Reference ref = reference_on_cpu(A, B, M, N, K);
+    std::vector<float> C(ref.value.begin(), ref.value.end());
+    C[5] += 1.0f;                            // out of bound
+    C[K * 3 + 7] = std::nanf("");            // non-finite
+    std::memset(&C[K * (M - 1)], 0xFF, 4 * K); // the last row unwritten
+    const OutputCheck cpu = compare_output(C.data(), ref);
+    const auto c = on_device(C);
+    const auto r = on_device(ref.value), m = on_device(ref.magnitude);
+    const OutputCheck gpu = check_output_on_device(c.data(), r.data(), m.data(), M, N, K, Precision::FP32);
+    CHECK(gpu.out_of_bound == cpu.out_of_bound);
+    CHECK(gpu.non_finite == cpu.non_finite);
+    CHECK(gpu.unwritten == cpu.unwritten);
+    REQUIRE(gpu.first_unwritten.has_value());
+    CHECK(gpu.first_unwritten->row == M - 1);
+    CHECK(gpu.first_out_of_bound->col == 5);
+    CHECK(gpu.map == cpu.map);
+    CHECK(gpu.pattern == cpu.pattern);
+    CHECK(gpu.elementwise_ratio == doctest::Approx(cpu.elementwise_ratio));
+    CHECK(gpu.normwise_error == doctest::Approx(cpu.normwise_error).epsilon(1e-9));
+}
+
+TEST_CASE("the GPU projected check passes a right output and finds a replayed one") {
+    if (skip_without_gpu()) return;
+    const int M = 300, N = 777, K = 2100; // rows of C longer than one warp's segment
+    GeneratorSpec spec;
+    spec.seed = 9;
+    const auto A = generate_matrix(spec, 0, MatrixId::A, M, N), B = generate_matrix(spec, 0, MatrixId::B, N, K);
+    const Reference ref = reference_on_cpu(A, B, M, N, K);
+    const std::vector<float> right(ref.value.begin(), ref.value.end());
+    const auto a = on_device(A), b = on_device(B), c = on_device(right);
+    ProjectionWorkspace workspace(M, N, K);
+    const TimedCallCheck good = workspace.check(a.data(), b.data(), c.data(), 42, Precision::FP32);
+    CHECK(good.projection.rows_checked == projection_vectors * M);
+    CHECK(good.projection.rows_failed == 0);
+    CHECK(good.projection.worst_ratio < 1e-3); // a rounded FP64 product is far inside an FP32 bound
+    CHECK(good.samples.samples == sampled_elements);
+    CHECK(judge_timed_call(good, Precision::FP32, N, static_cast<long long>(M) * K).verdict == Verdict::AC);
+
+    const auto other = generate_matrix(spec, 1, MatrixId::A, M, N); // the answer of another call's inputs
+    const Reference stale = reference_on_cpu(other, B, M, N, K);
+    const auto replayed = on_device(std::vector<float>(stale.value.begin(), stale.value.end()));
+    const TimedCallCheck bad = workspace.check(a.data(), b.data(), replayed.data(), 43, Precision::FP32);
+    CHECK(bad.projection.rows_failed > projection_vectors * M / 2);
+    CHECK(bad.samples.out_of_bound > sampled_elements / 2);
+    CHECK(judge_timed_call(bad, Precision::FP32, N, static_cast<long long>(M) * K).verdict == Verdict::WA);
+}
+
+TEST_CASE("the integrity check counts changed floats on the device") {
+    if (skip_without_gpu()) return;
+    std::vector<float> values(100000, 1.5f);
+    const auto original = on_device(values);
+    values[99999] = -0.0f;
+    values[7] = 1.5000001f;
+    const auto changed = on_device(values);
+    CHECK(count_differences_on_device(original.data(), changed.data(), values.size()) == 2);
+    CHECK(count_differences_on_device(original.data(), original.data(), values.size()) == 0);
+}

@@ -1,0 +1,98 @@
+// The one sampling rule, on synthetic samples: warm-ups, the minimum, the budget, the
+// maximum, throttled samples discarded, and the host clock when work is left running.
+#include <doctest/doctest.h>
+
+#include "core/plausibility.hpp"
+#include "core/sampling.hpp"
+
+using namespace gemm;
+
+namespace {
+
+CallSample sample(double ms, bool throttled = false, double host_ms = -1) {
+    CallSample s;
+    s.event_ms = ms;
+    s.host_ms = host_ms < 0 ? ms : host_ms;
+    s.throttled = throttled;
+    return s;
+}
+
+int calls_until_done(Sampler &sampler, double ms, bool throttled = false) {
+    int calls = 0;
+    while (sampler.wants_more() && calls < 10000) {
+        sampler.record(sample(ms, throttled));
+        ++calls;
+    }
+    return calls;
+}
+
+} // namespace
+
+TEST_CASE("warm-up calls come first and are not kept") {
+    Sampler sampler(SamplingRule{2, 3, 100, 0});
+    CHECK(sampler.warming_up());
+    sampler.record(sample(100));
+    sampler.record(sample(100));
+    CHECK_FALSE(sampler.warming_up());
+    CHECK(calls_until_done(sampler, 1) == 3);
+    CHECK(sampler.result().stats.samples == 3);
+    CHECK(sampler.result().stats.median_ms == 1);
+}
+
+TEST_CASE("slow calls stop at the minimum, fast ones at the budget or the maximum") {
+    Sampler slow(SamplingRule{1, 5, 100, 0.3});
+    CHECK(calls_until_done(slow, 200) == 1 + 5);
+    Sampler medium(SamplingRule{1, 5, 100, 0.3});
+    CHECK(calls_until_done(medium, 10) == 1 + 30);
+    Sampler fast(SamplingRule{1, 5, 100, 0.3});
+    CHECK(calls_until_done(fast, 0.01) == 1 + 100);
+}
+
+TEST_CASE("throttled samples are discarded, and a throttling GPU cannot keep the loop going") {
+    Sampler sampler(SamplingRule{0, 3, 10, 0});
+    sampler.record(sample(50, true));
+    sampler.record(sample(1));
+    sampler.record(sample(1));
+    sampler.record(sample(1));
+    CHECK_FALSE(sampler.wants_more());
+    const TimedRun run = sampler.result();
+    CHECK(run.stats.samples == 3);
+    CHECK(run.stats.max_ms == 1);
+    CHECK(run.throttled_samples == 1);
+    CHECK_FALSE(run.throttled_samples_used);
+
+    Sampler always(SamplingRule{0, 3, 10, 0});
+    CHECK(calls_until_done(always, 1, true) == 10);
+    CHECK(always.result().throttled_samples_used);
+    CHECK(always.result().stats.samples == 10);
+}
+
+TEST_CASE("the host clock replaces the events only when most calls left work running") {
+    Sampler mostly(SamplingRule{0, 3, 3, 0});
+    mostly.record(sample(1, false, 5));
+    mostly.record(sample(1, false, 5));
+    mostly.record(sample(1, false, 1));
+    CHECK(mostly.result().host_clock_used);
+    CHECK(mostly.result().stats.median_ms == 5);
+    Sampler once(SamplingRule{0, 3, 3, 0});
+    once.record(sample(1, false, 5));
+    once.record(sample(1));
+    once.record(sample(1));
+    CHECK_FALSE(once.result().host_clock_used);
+}
+
+TEST_CASE("a time faster than the dense tensor-core peak is impossible") {
+    DeviceInfo h200;
+    h200.sm_count = 132;
+    h200.sm_clock_max_mhz = 1980;
+    CHECK(dense_tensor_peak_flops(h200) == doctest::Approx(132 * 4096.0 * 1980e6));
+    CaseResult r;
+    r.M = r.N = r.K = 4096;
+    r.timing = TimedRun{};
+    r.timing->stats.median_ms = 2.7; // cuBLAS SGEMM's time
+    CHECK_FALSE(impossible_timing(r, h200).has_value());
+    r.timing->stats.median_ms = 0.07; // 39× cuBLAS: the old scaled-replay cheat
+    const auto why = impossible_timing(r, h200);
+    REQUIRE(why.has_value());
+    CHECK(why->find("dense tensor-core peak") != std::string::npos);
+}
