@@ -1,6 +1,8 @@
 #!/usr/bin/env python3
-"""One line per judge JSON report: verdict counts, and GFLOP/s with the fraction of
-cuBLAS for every case that was timed against it. Used by scripts/gpu-check."""
+"""One line per judge JSON report: verdict counts, the sum of the cases' wall times, and
+GFLOP/s with the fraction of cuBLAS for every case that was timed against it, with the
+wall time per phase of the worker (generate, reference, solve, verify, timing, baseline)
+so a slow phase of the judge itself is visible. Used by scripts/gpu-check."""
 import collections
 import json
 import sys
@@ -13,8 +15,11 @@ def summarize(path):
     name = report["solution"].split("/")[-1]
     device = report["device"].get("name", "?")
     verdicts = ", ".join(f"{n} {v}" for v, n in sorted(counts.items()))
-    lines = [f"{name:16} on {device}: {verdicts}"]
+    wall = sum(c.get("wall_seconds", 0) for c in report["cases"])
+    lines = [f"{name:16} on {device}: {verdicts}; cases' wall time {wall:.1f} s"]
     for c in report["cases"]:
+        if c["name"].startswith("huge/") or c.get("fraction_of_cublas") is not None:
+            lines.append(f"    {c['name']:24} wall {c.get('wall_seconds', 0):.2f} s: {phases(c)}")
         if c.get("fraction_of_cublas") is None:
             continue
         t = c["timing"]
@@ -23,6 +28,12 @@ def summarize(path):
             f"  spread {100 * t['relative_spread']:.1f}%  cuBLAS {report_cublas_gflops(c):9.1f} GFLOP/s"
             f"  = {100 * c['fraction_of_cublas']:.1f}% of cuBLAS  (SM {t['sm_clock_mhz']} MHz)")
     return "\n".join(lines)
+
+
+def phases(case):
+    spent = case.get("phases_s", {})
+    verified = case.get("verification", {}).get("how", "")
+    return ", ".join(f"{k} {v:.3f}" for k, v in spent.items()) + f"; verified {verified}"
 
 
 def report_cublas_gflops(case):
