@@ -126,6 +126,7 @@ TEST_CASE("the integrity check counts changed floats on the device") {
     values[99999] = -0.0f;
     values[7] = 1.5000001f;
     const auto changed = on_device(values);
-    CHECK(count_differences_on_device(original.data(), changed.data(), values.size()) == 2);
-    CHECK(count_differences_on_device(original.data(), original.data(), values.size()) == 0);
+    ProjectionWorkspace workspace(1, 1, 1);
+    CHECK(workspace.count_differences(original.data(), changed.data(), values.size()) == 2);
+    CHECK(workspace.count_differences(original.data(), original.data(), values.size()) == 0);
 }

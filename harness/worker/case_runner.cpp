@@ -30,10 +30,10 @@ struct CaseRunner::Problem {
     void poison_output() { C.fill(0xFF); }
 
     // A and B against the judge's copies, and every guard band.
-    IntegrityCheck integrity() const {
+    IntegrityCheck integrity() {
         IntegrityCheck g;
-        g.A_modified = A.inspect_guards().any() || count_differences_on_device(A.data(), pristine_A.data(), A.size());
-        g.B_modified = B.inspect_guards().any() || count_differences_on_device(B.data(), pristine_B.data(), B.size());
+        g.A_modified = A.inspect_guards().any() || projection.count_differences(A.data(), pristine_A.data(), A.size());
+        g.B_modified = B.inspect_guards().any() || projection.count_differences(B.data(), pristine_B.data(), B.size());
         const GuardDamage damage = C.inspect_guards();
         g.floats_written_before_C = damage.floats_before;
         g.floats_written_after_C = damage.floats_after;

@@ -114,7 +114,7 @@ std::vector<long long> widened(const std::vector<unsigned> &counts) { return {co
 
 // ---- integrity and widening ------------------------------------------------------------
 
-__global__ void count_differences(const unsigned *a, const unsigned *b, std::size_t n, unsigned long long *differences) {
+__global__ void count_differences_kernel(const unsigned *a, const unsigned *b, std::size_t n, unsigned long long *differences) {
     unsigned long long local = 0;
     const std::size_t stride = std::size_t(gridDim.x) * blockDim.x;
     for (std::size_t base = std::size_t(blockIdx.x) * blockDim.x; base < n; base += stride) {
@@ -206,29 +206,41 @@ __global__ void compare_projections(const double *output, const double *output_m
     atomicMax(&counts->worst_ratio_bits, worst);
 }
 
-// One warp per sampled element: its FP64 dot product, magnitude, and C's bits.
+constexpr int sample_threads = 128;
+
+// One block per sampled element: its FP64 dot product, magnitude, and C's bits. A column
+// of B is a strided read, so the block's four warps share the N loads to keep enough of
+// them in flight.
 __global__ void sample_elements(const float *A, const float *B, const float *C, int M, int N, int K,
-                                std::uint64_t stream, int samples, long long *positions, double *values) {
-    const int lane = threadIdx.x % 32;
-    const int warps = gridDim.x * (blockDim.x / 32);
-    for (int s = (blockIdx.x * blockDim.x + threadIdx.x) / 32; s < samples; s += warps) {
-        const long long row = static_cast<long long>(draw(stream, 2ull * s) % static_cast<unsigned>(M));
-        const long long col = static_cast<long long>(draw(stream, 2ull * s + 1) % static_cast<unsigned>(K));
-        double r = 0, magnitude = 0;
-        for (int k = lane; k < N; k += 32) {
-            const double a = A[row * N + k], b = B[static_cast<long long>(k) * K + col];
-            r += a * b;
-            magnitude += fabs(a) * fabs(b);
-        }
-        r = warp_sum(r);
-        magnitude = warp_sum(magnitude);
-        if (lane != 0) continue;
-        positions[2 * s] = row;
-        positions[2 * s + 1] = col;
-        values[3 * s] = r;
-        values[3 * s + 1] = magnitude;
-        values[3 * s + 2] = static_cast<double>(__float_as_uint(C[row * K + col]));
+                                std::uint64_t stream, long long *positions, double *values) {
+    __shared__ double partial[2][sample_threads / 32];
+    const int s = blockIdx.x;
+    const long long row = static_cast<long long>(draw(stream, 2ull * s) % static_cast<unsigned>(M));
+    const long long col = static_cast<long long>(draw(stream, 2ull * s + 1) % static_cast<unsigned>(K));
+    double r = 0, magnitude = 0;
+    for (int k = threadIdx.x; k < N; k += sample_threads) {
+        const double a = A[row * N + k], b = B[static_cast<long long>(k) * K + col];
+        r += a * b;
+        magnitude += fabs(a) * fabs(b);
     }
+    r = warp_sum(r);
+    magnitude = warp_sum(magnitude);
+    if (threadIdx.x % 32 == 0) {
+        partial[0][threadIdx.x / 32] = r;
+        partial[1][threadIdx.x / 32] = magnitude;
+    }
+    __syncthreads();
+    if (threadIdx.x != 0) return;
+    r = magnitude = 0;
+    for (int w = 0; w < sample_threads / 32; ++w) {
+        r += partial[0][w];
+        magnitude += partial[1][w];
+    }
+    positions[2 * s] = row;
+    positions[2 * s + 1] = col;
+    values[3 * s] = r;
+    values[3 * s + 1] = magnitude;
+    values[3 * s + 2] = static_cast<double>(__float_as_uint(C[row * K + col]));
 }
 
 } // namespace
@@ -272,14 +284,14 @@ OutputCheck check_output_on_device(const float *C, const double *R, const double
     return out;
 }
 
-long long count_differences_on_device(const float *a, const float *b, std::size_t n) {
-    DeviceArray<unsigned long long> differences(1);
-    cuda_check(cudaMemset(differences.data(), 0, sizeof(unsigned long long)), "integrity check");
-    count_differences<<<blocks_for(n), threads_per_block>>>(reinterpret_cast<const unsigned *>(a),
-                                                            reinterpret_cast<const unsigned *>(b), n,
-                                                            differences.data());
+long long ProjectionWorkspace::count_differences(const float *a, const float *b, std::size_t n) {
+    unsigned long long *differences = tally_.data();
+    cuda_check(cudaMemsetAsync(differences, 0, sizeof(unsigned long long), 0), "integrity check");
+    count_differences_kernel<<<blocks_for(n), threads_per_block>>>(reinterpret_cast<const unsigned *>(a),
+                                                                   reinterpret_cast<const unsigned *>(b), n,
+                                                                   differences);
     cuda_check(cudaGetLastError(), "integrity check");
-    return static_cast<long long>(fetch(differences.data()));
+    return static_cast<long long>(fetch(differences));
 }
 
 void widen_on_device(const float *values, std::size_t n, bool absolute, double *wide) {
@@ -343,8 +355,8 @@ ProjectionTally ProjectionWorkspace::project(const float *A, const float *B, con
 
 SampleTally ProjectionWorkspace::sample(const float *A, const float *B, const float *C, std::uint64_t seed,
                                         Precision precision) {
-    sample_elements<<<blocks_for(std::size_t(sampled_elements) * 32), threads_per_block>>>(
-        A, B, C, M_, N_, K_, seed, sampled_elements, sample_positions_.data(), sample_values_.data());
+    sample_elements<<<sampled_elements, sample_threads>>>(A, B, C, M_, N_, K_, seed, sample_positions_.data(),
+                                                          sample_values_.data());
     cuda_check(cudaGetLastError(), "the sampled check");
     const auto positions = fetch_all(sample_positions_);
     const auto values = fetch_all(sample_values_);

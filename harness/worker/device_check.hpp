@@ -16,19 +16,18 @@ namespace gemm {
 OutputCheck check_output_on_device(const float *C, const double *R, const double *magnitude, int M, int N, int K,
                                    Precision precision);
 
-// How many of n floats differ bit for bit between two device arrays.
-long long count_differences_on_device(const float *a, const float *b, std::size_t n);
-
 // Copies float values into doubles (their absolute values when `absolute`), exactly.
 void widen_on_device(const float *values, std::size_t n, bool absolute, double *wide);
 
-// Device scratch for the projected check of one shape, allocated once per case.
+// Device scratch for the checks of one shape, allocated once per case.
 class ProjectionWorkspace {
   public:
     ProjectionWorkspace(int M, int N, int K);
     // Freivalds projections with `projection_vectors` random ±1 vectors and
     // `sampled_elements` exactly recomputed elements, all drawn from `seed`.
     TimedCallCheck check(const float *A, const float *B, const float *C, std::uint64_t seed, Precision precision);
+    // How many of n floats differ bit for bit between two device arrays.
+    long long count_differences(const float *a, const float *b, std::size_t n);
 
   private:
     ProjectionTally project(const float *A, const float *B, const float *C, std::uint64_t seed, Precision precision);
