@@ -343,7 +343,7 @@ int judge(const JudgeOptions &o) {
                                             : o.sanitize ? run.sanitize(cases)
                                                          : run.judge_cases(supervisor, cases);
     const int status = finish(run, results);
-    std::cout << format_summary(results, status);
+    std::cout << format_summary(results, status) << format_verification(results);
     return status;
 }
 

@@ -137,6 +137,19 @@ std::string format_summary(const std::vector<CaseResult> &results, int exit_stat
     return pad(text, 60) + "exit " + std::to_string(exit_status) + "\n";
 }
 
+std::string format_verification(const std::vector<CaseResult> &results) {
+    Verification total;
+    for (const auto &r : results) {
+        total.calls += r.verification.calls;
+        total.full_checks += r.verification.full_checks;
+        total.projected_checks += r.verification.projected_checks;
+        total.projection_vectors = std::max(total.projection_vectors, r.verification.projection_vectors);
+        total.sampled_elements = std::max(total.sampled_elements, r.verification.sampled_elements);
+    }
+    if (total.calls == 0) return "";
+    return "verified: every call of solve(), " + describe(total) + "\n";
+}
+
 nlohmann::json report_json(const RunContext &run, const std::vector<CaseResult> &results, int exit_status) {
     nlohmann::json cases = nlohmann::json::array();
     for (const auto &r : results) {
@@ -157,7 +170,12 @@ nlohmann::json report_json(const RunContext &run, const std::vector<CaseResult> 
               {"library", run.compile.library}}},
             {"device", run.device},
             {"bounds",
-             {{"unit_roundoff", fp32_unit_roundoff}, {"elementwise", "2·γ_N·(|A||B|)ij"}, {"normwise", "4·u·√N"}}},
+             {{"unit_roundoff", fp32_unit_roundoff},
+              {"elementwise", "2·γ_N·(|A||B|)ij"},
+              {"normwise", "4·u·√N"},
+              {"timed_calls", "Freivalds: |(C·x − A·(B·x))i| ≤ 2·γ_N·(|A|·(|B|·|x|))i·(1+2g) + 2g·((|A|·(|B|·|x|))i + "
+                              "(|C|·|x|)i), g = γ64_(N+K+2), for 2 random x ∈ {±1}^K; 1024 sampled elements held to "
+                              "the elementwise bound, their normwise error to 3× the normwise bound"}}},
             {"time_budget_s", run.time_budget_s},
             {"cases", cases},
             {"summary",

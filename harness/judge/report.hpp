@@ -26,6 +26,8 @@ std::string format_row(const CaseResult &r, bool show_output);
 // The map of bad elements under a WA row, with its legend.
 std::string format_map(const std::string &map, int M, int K);
 std::string format_summary(const std::vector<CaseResult> &results, int exit_status);
+// "verified: 812 calls, every one: 41 against …": how the outputs behind the times were checked.
+std::string format_verification(const std::vector<CaseResult> &results);
 
 Verdict worst_verdict(const std::vector<CaseResult> &results);
 double error_over_bound(const CaseResult &r); // the larger of the two ratios; < 0 when unchecked

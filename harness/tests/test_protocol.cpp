@@ -277,3 +277,36 @@ TEST_CASE("a message missing a field is rejected rather than read as zero") {
     j.erase("median_ms");
     CHECK_THROWS_AS(j.get<TimedRun>(), json::exception);
 }
+
+TEST_CASE("a request the worker cannot follow is named before anything runs") {
+    CaseRequest request;
+    request.testcase.M = request.testcase.N = request.testcase.K = 4;
+    CHECK(request_problem(request).empty());
+    request.testcase.N = 0;
+    CHECK(request_problem(request) == "the shape has a dimension below 1");
+    request.testcase.N = 4;
+    request.testcase.has_explicit_data = true;
+    request.testcase.A.assign(16, 1.0f);
+    CHECK(request_problem(request) == "the explicit data does not match the shape");
+    request.testcase.B.assign(16, 1.0f);
+    CHECK(request_problem(request).empty());
+    request.policy.sampling.max_samples = 0;
+    CHECK(request_problem(request) == "the sampling rule cannot be followed");
+}
+
+TEST_CASE("a case policy travels whole with its case") {
+    CaseRequest request;
+    request.testcase.name = "perf/x";
+    request.testcase.M = request.testcase.N = request.testcase.K = 4;
+    request.policy.timed = false;
+    request.policy.baseline = true;
+    request.policy.precision = Precision::BF16;
+    request.policy.sampling.budget_s = 0.125;
+    request.policy.sampling.min_samples = 7;
+    const CaseRequest back = nlohmann::json(request).get<CaseRequest>();
+    CHECK_FALSE(back.policy.timed);
+    CHECK(back.policy.baseline);
+    CHECK(back.policy.precision == Precision::BF16);
+    CHECK(back.policy.sampling.budget_s == 0.125);
+    CHECK(back.policy.sampling.min_samples == 7);
+}

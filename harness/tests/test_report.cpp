@@ -332,3 +332,12 @@ TEST_CASE("a JSON report with timing but no baseline has gflops and no cuBLAS fr
     CHECK(j.at("cases")[0].at("baseline_cublas").is_null());
     CHECK(j.at("summary").at("worst") == "AC");
 }
+
+TEST_CASE("the verification line adds up every case's verified calls") {
+    std::vector<CaseResult> results{with_verdict("a", Verdict::AC), with_verdict("b", Verdict::AC)};
+    CHECK(format_verification(results).empty()); // nothing ran
+    results[0].verification = Verification{20, 1, 19, 2, 1024};
+    results[1].verification = Verification{1, 1, 0, 0, 0};
+    CHECK(format_verification(results) == "verified: every call of solve(), 21 calls: 2 against the full FP64 "
+                                           "reference, 19 by 2 Freivalds projections and 1024 sampled elements each\n");
+}
