@@ -2,33 +2,41 @@
 //
 // Technique: the kernel of rung 8 made generic over its tile shapes (block tile, slice
 // depth, warp tile, lane grid, pipeline stages) and tuned on the H200 with
-// `scripts/ladder-bench --autotune`, plus four things rung 8 lacks:
+// `scripts/ladder-bench --autotune`. The winner: 128×256 tiles of C, 16-deep slices of
+// the reduction, 2 cp.async stages, 8 warps each owning 64×64, lanes 4×8, so each thread
+// keeps 16×8 sums: 6 LDS.128 per 128 FFMA, and the SASS main loop is 91.7% FFMA (rung 8:
+// 83%). 246 registers, so one block of 8 warps per SM. Besides the shapes:
 //  1. Double-buffered register fragments across slices: while the FMAs of step p run, the
-//     LDS.128s of step p+1 are already in flight — including at the last step of a slice,
-//     where the next slice's first fragments are read right after the one barrier.
-//  2. Grouped block order: consecutive blocks walk down a column of `group_rows` tiles
-//     before moving right, so a wave of 132 blocks touches a compact patch of C and the
-//     rows of A and columns of B it reuses stay in the 60 MB L2.
-//  3. A tail-aware choice of tiling: each candidate's grid is rounded up to whole waves of
-//     132 SMs × resident blocks, and the launch picks the tiling with the least rounded-up
-//     work (for example 128×256 tiles give 4097×4093 exactly 4 full waves of 132, where
-//     256×128 tiles would leave a 5th wave 3% full).
-//  4. Fewer address instructions: row pointers hoisted out of the loop, shared-memory
+//     LDS.128s of step p+1 are in flight — also at the last step of a slice, where the
+//     next slice's first fragments are read right after the slice's one barrier.
+//  2. Serpentine FMA order (see the loop): +1% measured.
+//  3. A tail-aware choice between this tiling and a 64×64 one: each candidate's grid is
+//     rounded up to whole waves (132 SMs × resident blocks), weighted by its measured
+//     speed. The perf shapes take 128×256 (4097×4093 is exactly 4 waves of 132, where
+//     256×128 tiles leave a 5th wave of 16 blocks and measured 21% slower); small or
+//     narrow products such as 50000×46000×64 (C 64 wide) take 64×64.
+//  4. Grouped block order (blocks walk down 8 tile rows before moving right) for L2
+//     locality. Measured: no effect at these shapes (within 0.2% of plain row order) —
+//     the A and B panels of one wave already fit in the 60 MB L2.
+//  5. Fewer address instructions: row pointers hoisted out of the loop, shared-memory
 //     offsets as immediates, no clamping in the reduction direction (cp.async with
 //     src-size 0 reads nothing), B copies 16 bytes wide whenever K allows.
 //
-//   block tile rows × cols, warps over it; warp tile: lanes as a lane_rows × lane_cols grid;
-//   each lane owns (frag_m / 4) × (frag_k / 4) pieces of 4×4, pieces lane_rows·4 rows and
-//   lane_cols·4 columns apart (rung 8's drawing, with more pieces per lane):
-//   ┌──────────── warp tile 64 × 64, lanes 4 × 8 ─────────────┐
-//   │ lane (r, c): rows 4r + 16i … +3 (i = 0…3), cols 4c + 32j … +3 (j = 0, 1) │
-//   └──────────────────────────────────────────────────────────┘
+//   warp tile 64×64, lanes 4 (r) × 8 (c): lane (r, c) owns 4×2 pieces of 4×4,
+//   rows 4r + 16i … +3 (i = 0…3) and columns 4c + 32j … +3 (j = 0, 1)
+//        cols: 4c   32+4c
+//   rows 4r    ┌───┬───┐
+//     16+4r    ├───┼───┤     A reads: 4 float4s per LDS.128 (lanes with equal r share),
+//     32+4r    ├───┼───┤     B reads: 8 consecutive float4s — no bank conflicts
+//     48+4r    └───┴───┘     (ncu: 0 conflicts)
 // Edges and alignment as in rungs 7 and 8: A copied 4 bytes at a time into the padded,
 // transposed slice; B 16 bytes at a time when K is a multiple of 4, else 4; zero-filled
 // outside the matrices; C stored as float4s where aligned, else as predicated scalars.
-// Changed from rung 8 (warp_tiled.cu): points 1–4 and the tile shapes.
-// Measured on an NVIDIA H200 (scripts/ladder-bench, same run as cuBLAS): see
-// docs/perf-notes.md, rung 9.
+// Changed from rung 8 (warp_tiled.cu): the tile shapes and points 1–5.
+// Measured on an NVIDIA H200 (bench, same run as cuBLAS; this tiling in the autotune
+// table): 4096³ 47.5 TFLOP/s = 0.970× cuBLAS; 8192³ 48.5 = 0.956×; 8192×6144×4096
+// 48.7 = 0.975×; 4097×4095×4093 46.1 = 0.967×. Limiter: issue slots — 81% issue-active
+// against cuBLAS's 89%, the difference mostly dispatch stalls (docs/perf-notes.md).
 #include <cstdint>
 #include <cuda_runtime.h>
 #include <tuple>
@@ -36,12 +44,13 @@
 namespace {
 
 template <int rows_, int cols_, int depth_, int warp_rows_, int warp_cols_, int lane_rows_, int stages_,
-          int min_blocks_>
+          int min_blocks_, int speed_percent_ = 100>
 struct Tiling {
     static constexpr int rows = rows_, cols = cols_, depth = depth_;  // block tile of C; slice of N
     static constexpr int warp_rows = warp_rows_, warp_cols = warp_cols_;
     static constexpr int lane_rows = lane_rows_, lane_cols = 32 / lane_rows_;
     static constexpr int stages = stages_, min_blocks = min_blocks_;
+    static constexpr int speed_percent = speed_percent_;  // measured throughput relative to the best tiling
     static constexpr int warps_k = cols / warp_cols;
     static constexpr int threads = (rows / warp_rows) * warps_k * 32;
     static constexpr int frag_m = warp_rows / lane_rows, frag_k = warp_cols / lane_cols;  // C per lane
@@ -110,7 +119,8 @@ __global__ void __launch_bounds__(T::threads, T::min_blocks)
     const int m0 = tile_m * T::rows, k0 = tile_k * T::cols;
     const int slices = (N + T::depth - 1) / T::depth;
 
-    // A copies: this thread's rows (clamped into A; zero-filled when out) and column.
+    // A copies: this thread's first row (clamped into A) and column. Rows past M and columns
+    // past N are zero-filled with src-size 0, which reads nothing: their addresses go unclamped.
     const int a_n = t % 8, a_m = t / 8;
     const float *a_src = A + static_cast<size_t>(min(m0 + a_m, M - 1)) * N + a_n;
     const size_t a_pass_stride = static_cast<size_t>(T::a_rows_per_pass) * N;
@@ -118,7 +128,7 @@ __global__ void __launch_bounds__(T::threads, T::min_blocks)
 #pragma unroll
     for (int pass = 0; pass < T::a_row_passes; ++pass)
         if (m0 + a_m + pass * T::a_rows_per_pass < M) a_rows_in |= 1u << pass;
-    // B copies: 16-byte chunk (b_n, b_k) or scalar column b_col of each slice.
+    // B copies: the 16-byte chunk (b_n, b_k…b_k+3), or the scalar column b_k, of each slice.
     const int b_n = b_vec ? t / (T::cols / 4) : t / T::cols;
     const int b_k = b_vec ? (t % (T::cols / 4)) * 4 : t % T::cols;
     const bool b_col_in = k0 + b_k < K;
@@ -126,7 +136,6 @@ __global__ void __launch_bounds__(T::threads, T::min_blocks)
 
     auto load_slice = [&](int stage, int base) {
         float *a_dst = smem + stage * T::a_floats + a_n * T::a_pitch + a_m;
-        float *b_dst = smem + T::stages * T::a_floats + stage * T::b_floats + b_n * T::cols + b_k;
 #pragma unroll
         for (int cp = 0; cp < T::a_col_passes; ++cp) {
             const bool col_in = base + a_n + cp * 8 < N;
@@ -135,11 +144,13 @@ __global__ void __launch_bounds__(T::threads, T::min_blocks)
                 copy4(a_dst + cp * 8 * T::a_pitch + rp * T::a_rows_per_pass,
                       a_src + rp * a_pass_stride + base + cp * 8, col_in && (a_rows_in >> rp & 1));
         }
+        float *b_dst = smem + T::stages * T::a_floats + stage * T::b_floats + b_n * T::cols + b_k;
         const float *b_row = b_src + static_cast<size_t>(base) * K;
         if (b_vec) {
 #pragma unroll
             for (int pass = 0; pass < T::b_passes; ++pass)
-                copy16(b_dst + pass * T::b_rows_per_pass * T::cols, b_row + static_cast<size_t>(pass) * T::b_rows_per_pass * K,
+                copy16(b_dst + pass * T::b_rows_per_pass * T::cols,
+                       b_row + static_cast<size_t>(pass) * T::b_rows_per_pass * K,
                        b_col_in && base + b_n + pass * T::b_rows_per_pass < N);
         } else {
 #pragma unroll
@@ -187,16 +198,22 @@ __global__ void __launch_bounds__(T::threads, T::min_blocks)
                 read_stage = read_stage + 1 == T::stages ? 0 : read_stage + 1;
             }
             load_fragments((p + 1) % 2, read_stage, (p + 1) % T::depth);
-            if (p == 0) {
+            if (p == 0) {  // the slice stages−1 ahead, into the buffer everyone left at the barrier
                 const int ahead = s + T::stages - 1;
                 if (ahead < slices) load_slice(write_stage, ahead * T::depth);
                 commit();
                 write_stage = write_stage + 1 == T::stages ? 0 : write_stage + 1;
             }
+            // Serpentine order: each FMA shares an operand with the one before it, which the
+            // operand reuse cache then supplies (measured +1% over row-by-row order, and +8%
+            // with 16-deep slices, where ptxas otherwise scheduled the loop worse).
 #pragma unroll
             for (int i = 0; i < T::frag_m; ++i)
 #pragma unroll
-                for (int j = 0; j < T::frag_k; ++j) acc[i][j] += a_frag[p % 2][i] * b_frag[p % 2][j];
+                for (int jj = 0; jj < T::frag_k; ++jj) {
+                    const int j = i % 2 ? T::frag_k - 1 - jj : jj;
+                    acc[i][j] += a_frag[p % 2][i] * b_frag[p % 2][j];
+                }
         }
     }
 
@@ -214,8 +231,9 @@ __global__ void __launch_bounds__(T::threads, T::min_blocks)
 #ifdef TUNE_TILING  // scripts/ladder-bench --autotune: one tiling, given on the command line
 using Candidates = std::tuple<Tiling<TUNE_TILING>>;
 #else
-using Candidates = std::tuple<Tiling<128, 256, 8, 64, 64, 4, 3, 1>, Tiling<256, 128, 8, 64, 64, 4, 3, 1>,
-                              Tiling<128, 128, 8, 32, 64, 4, 3, 2>, Tiling<64, 64, 8, 32, 32, 4, 3, 4>>;
+// The measured winner for large products, and a small tiling for small or narrow ones
+// (84: its speed relative to the first at 8192³, same run).
+using Candidates = std::tuple<Tiling<128, 256, 16, 64, 64, 4, 2, 1>, Tiling<64, 64, 8, 32, 32, 4, 2, 4, 84>>;
 #endif
 #ifndef TUNE_GROUP_ROWS
 #define TUNE_GROUP_ROWS 8
@@ -231,8 +249,9 @@ struct Problem {
 
 template <class T> auto kernel_for(bool b_vec) { return b_vec ? tuned_gemm<T, true> : tuned_gemm<T, false>; }
 
-// Work a tiling costs once its grid is rounded up to whole waves: waves × (work of a wave).
-template <class T> double rounded_work(const Problem &p) {
+// Time a tiling takes, in arbitrary units: its grid rounded up to whole waves (132 SMs × resident
+// blocks), times the work of a wave, over the tiling's measured speed.
+template <class T> double rounded_time(const Problem &p) {
     const auto kernel = kernel_for<T>(p.b_vec);
     cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, T::smem_bytes);
     int per_sm = 0;
@@ -241,7 +260,7 @@ template <class T> double rounded_work(const Problem &p) {
     const double tiles = static_cast<double>((p.M + T::rows - 1) / T::rows) * ((p.K + T::cols - 1) / T::cols);
     const double slots = static_cast<double>(p.sms) * per_sm;
     const double waves = static_cast<double>(static_cast<long long>((tiles + slots - 1) / slots));
-    return waves * slots * T::rows * T::cols;
+    return waves * slots * T::rows * T::cols / T::speed_percent;
 }
 
 template <class T> void launch(const Problem &p) {
@@ -250,10 +269,10 @@ template <class T> void launch(const Problem &p) {
 }
 
 template <class... Ts> void launch_cheapest(const Problem &p, std::tuple<Ts...> *) {
-    const double work[] = {rounded_work<Ts>(p)...};
+    const double time[] = {rounded_time<Ts>(p)...};
     int best = 0;
     for (int i = 1; i < static_cast<int>(sizeof...(Ts)); ++i)
-        if (work[i] < work[best]) best = i;  // ties go to the earlier, larger tiling
+        if (time[i] < time[best]) best = i;  // ties go to the earlier, larger tiling
     int i = 0;
     ((i++ == best ? launch<Ts>(p) : void()), ...);
 }
@@ -262,7 +281,9 @@ template <class... Ts> void launch_cheapest(const Problem &p, std::tuple<Ts...> 
 
 extern "C" void solve(const float *A, const float *B, float *C, int M, int N, int K) {
     Problem p{A, B, C, M, N, K, K % 4 == 0 && reinterpret_cast<uintptr_t>(B) % 16 == 0, 0};
-    cudaDeviceGetAttribute(&p.sms, cudaDevAttrMultiProcessorCount, 0);
+    int device = 0;
+    cudaGetDevice(&device);
+    cudaDeviceGetAttribute(&p.sms, cudaDevAttrMultiProcessorCount, device);
     launch_cheapest(p, static_cast<Candidates *>(nullptr));
     cudaDeviceSynchronize();
 }

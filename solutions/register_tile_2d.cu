@@ -3,27 +3,30 @@
 // Technique: a 128×128 tile of C per block of 256 threads, the reduction dimension N cut
 // into 8-deep slices. Each thread keeps an 8×8 block of sums in 64 registers. Per step of
 // the reduction it copies 8 values of the A slice (a column of its rows) and 8 of the
-// B slice (a row of its columns) into registers and forms their outer product: 16 loads
-// from shared memory feed 64 FMAs, 0.25 loads per FMA against rung 3's 0.375 and rung 2's
-// 1.25. Each value brought from global memory is now used 128 times instead of 64.
+// B slice (a row of its columns) into registers and forms their outer product: 16 values
+// from shared memory feed 64 FMAs (ptxas fetches them as 32 LDS.128 per 8-deep slice of
+// 512 FMAs: 0.06 loads per FMA, against rung 3's 0.375). Each value brought from global
+// memory is now used 128 times instead of 64.
 //
-//                      B slice 8×128
-//                      ┌──┬──┬──┬─────┬──┐
-//                      │c0│c1│c2│ ... │c15│  8 columns per thread column
-//                      └──┴──┴──┴─────┴──┘
-//   A slice 128×8  ┌─┐ ┌──┬──┬──┬─────┬──┐
-//   8 rows per     │r0│ │t0│t1│t2│ ... │t15│  thread t: rows 8·(t / 16) … +7,
-//   thread row     │r1│ │t16 …             │            columns 8·(t % 16) … +7
-//                  │..│ │                  │
-//                  │r15 │          … t255  │
-//                  └─┘ └──────────────────┘
+//                      B slice 8×128, 8 columns per thread column
+//                      ┌────┬────┬────┬─────┬────┐
+//                      │ c0 │ c1 │ c2 │ ... │c15 │
+//                      └────┴────┴────┴─────┴────┘
+//   A slice 128×8      ┌────┬────┬────┬─────┬────┐
+//   8 rows per   r0    │ t0 │ t1 │ t2 │ ... │t15 │  thread t: rows 8·(t / 16) … +7,
+//   thread row   r1    │t16 │ …  │    │     │t31 │            columns 8·(t % 16) … +7
+//                …     │ …  │    │    │     │    │
+//                r15   │t240│ …  │    │     │t255│
+//                      └────┴────┴────┴─────┴────┘
 // Loads stay scalar (4 elements of each slice per thread, zero-filled outside the
 // matrices); both slices are stored as they lie in memory, so the 8 A values a thread
 // needs sit 8 floats apart. Every thread reaches both barriers; only stores are guarded.
 // Changed from rung 3 (thread_tile_1d.cu): an 8×8 block per thread instead of 8×1;
 // 128×128 tiles, 256 threads.
-// Measured on an NVIDIA H200 (scripts/ladder-bench, same run as cuBLAS): see
-// docs/perf-notes.md, rung 4.
+// Measured on an NVIDIA H200 (bench, same run as cuBLAS; docs/perf-notes.md): 4096³
+// 21.8 TFLOP/s = 0.453× cuBLAS SGEMM, 1.34× rung 3; 8192³ 22.4 = 0.441×; 8192×6144×4096
+// 22.1 = 0.443×; 4097×4095×4093 21.3 = 0.444×. 174 registers (one block of 8 warps per
+// SM), 8 KB shared, no spills: each slice's global loads stall the whole SM.
 #include <cuda_runtime.h>
 
 namespace {

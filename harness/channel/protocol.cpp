@@ -207,6 +207,7 @@ void to_json(json &j, const TimedRun &t) {
              {"calls_with_unsynchronized_work", t.calls_with_unsynchronized_work},
              {"host_clock_used", t.host_clock_used},
              {"sm_clock_mhz", t.sm_clock_mhz},
+             {"samples_ms", t.samples_ms},
              {"throttled_samples", t.throttled_samples},
              {"throttled_samples_used", t.throttled_samples_used}};
 }
@@ -222,6 +223,7 @@ void from_json(const json &j, TimedRun &t) {
     j.at("calls_with_unsynchronized_work").get_to(t.calls_with_unsynchronized_work);
     j.at("host_clock_used").get_to(t.host_clock_used);
     j.at("sm_clock_mhz").get_to(t.sm_clock_mhz);
+    t.samples_ms = j.value("samples_ms", std::vector<double>{});
     t.throttled_samples = j.value("throttled_samples", 0);
     t.throttled_samples_used = j.value("throttled_samples_used", false);
 }

@@ -6,6 +6,7 @@
 #include "core/verdict.hpp"
 
 #include <optional>
+#include <vector>
 #include <string>
 
 namespace gemm {
@@ -24,6 +25,7 @@ struct DeviceInfo {
 
 struct TimedRun {
     TimingSummary stats;
+    std::vector<double> samples_ms; // the kept samples behind stats, in call order (significance tests)
     // Calls whose host-clock time (up to the device being idle) exceeded the event time:
     // work the solution left running where the events do not see it.
     int calls_with_unsynchronized_work = 0;

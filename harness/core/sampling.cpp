@@ -31,7 +31,8 @@ TimedRun Sampler::result() const {
         host_ms.push_back(s.host_ms);
     }
     run.host_clock_used = 2 * run.calls_with_unsynchronized_work > static_cast<int>(used.size());
-    run.stats = summarize(run.host_clock_used ? host_ms : event_ms);
+    run.samples_ms = run.host_clock_used ? host_ms : event_ms;
+    run.stats = summarize(run.samples_ms);
     return run;
 }
 
