@@ -57,7 +57,7 @@ bool case_selected(const std::string &case_name, const std::string &selector);
 // Every *.case file below a folder, sorted by path.
 std::vector<std::string> case_files_below(const std::string &folder);
 
-// Every *.case file below the root: sample, secret, perf, huge, then other categories, each
+// Every *.case file below the root: sample, secret, perf, rank, huge, then other categories, each
 // sorted by name. Throws TestcaseError listing every
 // bad file (one `file:line: why` per line) so a setter fixes them all in one pass.
 std::vector<TestCase> load_suite(const std::string &suite_root);

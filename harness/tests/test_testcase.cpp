@@ -302,11 +302,11 @@ TEST_CASE("an explicit time_limit replaces the default") {
     CHECK(time_limit_s(tc) == 2.5);
 }
 
-TEST_CASE("load_suite loads the shipped suite as sample, secret, perf, huge, each sorted by name") {
+TEST_CASE("load_suite loads the shipped suite as sample, secret, perf, rank, huge, each sorted by name") {
     const auto cases = load_suite(GEMM_SOURCE_DIR "/testcases");
     REQUIRE(cases.size() >= 24);
     CHECK(cases.front().name == "sample/01-one-by-one");
-    const std::vector<std::string> order{"sample", "secret", "perf", "huge"};
+    const std::vector<std::string> order{"sample", "secret", "perf", "rank", "huge"};
     std::size_t rank = 0;
     std::string previous;
     for (const auto &tc : cases) {
