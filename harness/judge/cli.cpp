@@ -69,12 +69,13 @@ void add_case_command(CLI::App &app, std::optional<CaseCommandOptions> &command)
 
 void add_cache_command(CLI::App &app, std::string &action) {
     auto *cache = app.add_subcommand("cache", "where compiled solutions are kept (--cache-dir), and emptying it");
-    cache->require_subcommand(1);
+    cache->require_subcommand(1)->fallthrough(); // --cache-dir may follow the action
     cache->add_subcommand("info", "print the cache folder, how many libraries it holds and their size")
+        ->fallthrough()
         ->callback([&action] { action = "info"; });
-    cache->add_subcommand("clean", "delete every compiled solution in the cache folder")->callback([&action] {
-        action = "clean";
-    });
+    cache->add_subcommand("clean", "delete every compiled solution in the cache folder")
+        ->fallthrough()
+        ->callback([&action] { action = "clean"; });
 }
 
 // Why `path` cannot be written as a report, or nullopt: checked before any work starts.

@@ -5,6 +5,7 @@
 #include "judge/compile_cache.hpp"
 #include "judge/content_hash.hpp"
 #include "judge/dependency_file.hpp"
+#include "judge/folder_settings.hpp"
 #include "judge/gpu_target.hpp"
 #include "judge/process.hpp"
 #include "test_support.hpp"
@@ -279,4 +280,21 @@ TEST_CASE("cache info counts the libraries and clean removes only the cache's ow
     CHECK(cache.clean().libraries == 1);
     CHECK(cache.usage().libraries == 0);
     CHECK(fs::exists(folder.at("cache/notes.txt")));
+}
+
+TEST_CASE("a folder's gemm-judge.conf names include folders relative to itself, and refuses what it does not know") {
+    TempFolder folder;
+    fs::create_directories(folder.at("lib/include"));
+    const auto solution = folder.write("solutions/sol.cu", "");
+    CHECK(folder_settings(solution).include_dirs.empty());
+    folder.write("solutions/gemm-judge.conf", "\xef\xbb\xbf# CUTLASS\n\ninclude ../lib/include  # relative\n");
+    const auto settings = folder_settings(solution);
+    CHECK(settings.file == folder.at("solutions/gemm-judge.conf"));
+    CHECK(settings.include_dirs == std::vector<std::string>{folder.at("lib/include")});
+    folder.write("solutions/gemm-judge.conf", "include ../lib/include\nflags -O0\n");
+    CHECK_THROWS_WITH_AS(folder_settings(solution), doctest::Contains("gemm-judge.conf:2: unknown setting `flags`"),
+                         SetupError);
+    folder.write("solutions/gemm-judge.conf", "include\n");
+    CHECK_THROWS_WITH_AS(folder_settings(solution), doctest::Contains("gemm-judge.conf:1: expected `include DIR`"),
+                         SetupError);
 }
