@@ -22,7 +22,8 @@ const char *exit_status_text =
     "Exit status: 0 every case AC; 1 worst verdict WA; 2 TLE; 3 RE; 4 CE (the solution's code); 5 JE (the\n"
     "judge or a testcase file is at fault, never the solution); 6 no GPU present (the solution was still\n"
     "compiled); 7 setup error (nvcc cannot run, the cache folder is unusable: the message says what to\n"
-    "change); 64 bad command line (the message names the option). Killed by a signal: 128 + its number.\n"
+    "change); 64 bad command line (the message names the option). Ctrl-C or SIGTERM stops nvcc and every\n"
+    "worker with the judge, which ends by that signal (status 130 or 143).\n"
     "Testcases: ./judge case new|validate|show|export|import --help; compiled solutions: ./judge cache --help";
 
 void add_case_command(CLI::App &app, std::optional<CaseCommandOptions> &command) {

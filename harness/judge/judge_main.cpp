@@ -8,10 +8,10 @@
 #include "core/errors.hpp"
 #include "core/terminal_text.hpp"
 #include "core/testcase.hpp"
+#include "judge/cache_command.hpp"
 #include "judge/cli.hpp"
 #include "judge/command_line_case.hpp"
 #include "judge/compile.hpp"
-#include "judge/compile_cache.hpp"
 #include "judge/folder_settings.hpp"
 #include "judge/gpu_absence.hpp"
 #include "judge/gpu_target.hpp"
@@ -100,20 +100,6 @@ int list_cases(const JudgeOptions &o) {
         std::cerr << "judge: no testcase matches --case/--category\n";
         return exit_status::usage;
     }
-    return 0;
-}
-
-// `./judge cache info|clean`
-int cache_command(const JudgeOptions &o) {
-    CompileCache cache(o.cache_dir);
-    const CacheUsage usage = o.cache_command == "clean" ? cache.clean() : cache.usage();
-    char size[32];
-    std::snprintf(size, sizeof size, "%.1f MiB", usage.bytes / 1048576.0);
-    if (o.cache_command == "clean")
-        std::cout << cache.folder() << ": removed " << usage.libraries << " compiled solution(s), " << size << "\n";
-    else
-        std::cout << cache.folder() << ": " << usage.libraries << " compiled solution(s), " << size << " (at most "
-                  << (CompileCache::max_bytes >> 20) << " MiB are kept; the least recently used go first)\n";
     return 0;
 }
 
@@ -418,14 +404,14 @@ int judge(const JudgeOptions &o) {
     return status;
 }
 
-} // namespace
-
 // The suite of the checkout the judge was started from: ./judge sets GEMM_JUDGE_ROOT, since
 // the path compiled in names the checkout as it was built, before a move or a copy.
 std::string checkout_testcases_dir() {
     const char *root = std::getenv("GEMM_JUDGE_ROOT");
     return root && *root ? std::string(root) + "/testcases" : GEMM_JUDGE_TESTCASES_DIR;
 }
+
+} // namespace
 
 int main(int argc, char **argv) {
     install_interrupt_cleanup();
@@ -434,7 +420,7 @@ int main(int argc, char **argv) {
     const auto &options = std::get<JudgeOptions>(parsed);
     try {
         if (options.case_command) return run_case_command(*options.case_command, options.testcases_dir);
-        if (!options.cache_command.empty()) return cache_command(options);
+        if (!options.cache_command.empty()) return run_cache_command(options.cache_command, options.cache_dir);
         return judge(options);
     } catch (const UsageError &e) {
         std::cerr << "judge: " << e.what() << "\n";

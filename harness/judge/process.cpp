@@ -1,4 +1,3 @@
-// Child processes the judge waits for: tools (nvcc, the device probe) with their output.
 #include "judge/process.hpp"
 #include "judge/interrupt.hpp"
 
@@ -44,6 +43,7 @@ CapturedRun run_captured(const std::vector<std::string> &argv) {
         execvp(args[0], args.data());
         _exit(127);
     }
+    setpgid(pid, pid); // also from here: whichever runs first, the group exists
     const ChildGroupGuard stop_on_interrupt(pid);
     close(out[1]);
     char buffer[4096];

@@ -136,7 +136,7 @@ TEST_CASE("cache info says where the cache is; cache clean empties it") {
     const auto info = judge({"cache", "info", "--cache-dir", folder.at("cache")});
     CHECK(info.status == 0);
     CHECK(contains(info.output, folder.at("cache") + ": 0 compiled solution(s)"));
-    CHECK(contains(info.output, "at most 512 MiB"));
+    CHECK(contains(info.output, "at most 512.0 MiB"));
     const auto clean = judge({"cache", "clean", "--cache-dir", folder.at("cache")});
     CHECK(clean.status == 0);
     CHECK(contains(clean.output, "removed 0 compiled solution(s)"));
