@@ -22,8 +22,9 @@ struct CaseCommandOptions {
     std::string in_path, ans_path; // import
 };
 
-// Runs one authoring command against the suite; returns the exit status (0, or 5 for
-// an invalid testcase, 64 for a bad request).
+// Runs one authoring command against the suite; returns the exit status: 0, 5 for an
+// invalid testcase file, 7 when a file cannot be written, 64 for a bad request (the
+// message names the option).
 int run_case_command(const CaseCommandOptions &command, const std::string &suite_root);
 
 } // namespace gemm

@@ -4,8 +4,10 @@
 #include "authoring/case_tools.hpp"
 
 #include "core/check.hpp"
+#include "core/errors.hpp"
 #include "core/reference.hpp"
 #include "core/rng.hpp"
+#include "core/terminal_text.hpp"
 #include "core/text.hpp"
 
 #include <algorithm>
@@ -86,9 +88,12 @@ void write_rows(std::ostream &out, const std::vector<float> &values, int cols) {
 
 std::string read_file(const std::string &path) {
     auto text = read_text_file(path);
-    if (!text) throw TestcaseError(path + ":0: cannot be read");
-    return *text;
+    if (!text) throw TestcaseError(escape_for_terminal(path) + ":0: cannot be read");
+    return without_utf8_bom(std::move(*text));
 }
+
+// A path for a message: a file name may hold any byte but the terminal gets none raw.
+std::string shown(const fs::path &path) { return escape_for_terminal(path.string()); }
 
 // Creates the file only if it does not exist yet ("x": the check and the creation are one
 // step), so two authors racing for one name cannot overwrite each other.
@@ -98,13 +103,13 @@ void write_new_file(const fs::path &path, const std::string &text) {
     std::FILE *file = std::fopen(path.c_str(), "wx");
     if (!file) {
         if (errno == EEXIST)
-            throw TestcaseError(path.string() + ": already exists; a case is never overwritten, choose another name");
-        throw TestcaseError(path.string() + ": cannot be created: " + std::strerror(errno));
+            throw UsageError(shown(path) + ": already exists; a case is never overwritten, choose another name");
+        throw SetupError(shown(path) + ": cannot be created: " + std::strerror(errno));
     }
     const bool written = std::fwrite(text.data(), 1, text.size(), file) == text.size();
     if (std::fclose(file) != 0 || !written) {
         fs::remove(path, ec); // a half-written case would block the retry as "already exists"
-        throw TestcaseError(path.string() + ": could not be written completely");
+        throw SetupError(shown(path) + ": could not be written completely");
     }
 }
 
@@ -117,20 +122,20 @@ struct MatrixRows {
 void write_exported_file(const fs::path &path, const std::string &first_line,
                          std::initializer_list<MatrixRows> matrices) {
     std::ofstream out(path, std::ios::binary | std::ios::trunc);
-    if (!out) throw TestcaseError(path.string() + ": cannot be created");
+    if (!out) throw SetupError(shown(path) + ": cannot be created: " + std::strerror(errno));
     out << first_line;
     for (const MatrixRows &m : matrices) write_rows(out, m.values, m.cols);
     out.close();
-    if (!out) throw TestcaseError(path.string() + ": could not be written completely");
+    if (!out) throw SetupError(shown(path) + ": could not be written completely");
 }
 
 // Where messages about a case point: its file, or its name when it came from no file.
-std::string case_label(const TestCase &tc) { return tc.path.empty() ? tc.name : tc.path; }
+std::string case_label(const TestCase &tc) { return escape_for_terminal(tc.path.empty() ? tc.name : tc.path); }
 
 // ---- case names ------------------------------------------------------------------
 
 [[noreturn]] void refuse_name(const std::string &name, const std::string &why) {
-    throw TestcaseError("case name `" + name + "`: " + why);
+    throw UsageError("case name `" + escape_for_terminal(name) + "`: " + why);
 }
 
 // A name is a path below the suite root whose first folder is the category: "secret/19-x".
@@ -155,39 +160,45 @@ fs::path new_case_path(const std::string &suite_root, const std::string &name) {
     std::error_code ec;
     // Checked again, atomically, when writing; checking now saves reading a large import first.
     if (fs::exists(path, ec))
-        throw TestcaseError(path.string() + ": already exists; a case is never overwritten, choose another name");
+        throw UsageError(shown(path) + ": already exists; a case is never overwritten, choose another name");
     return path;
 }
 
 // A value that must stay one line of the file: a newline would smuggle in a key of its own.
-void check_single_line(const std::string &text, const char *what) {
+void check_single_line(const std::string &text, const char *option) {
     if (text.find_first_of("\r\n") != std::string::npos)
-        throw TestcaseError(std::string(what) + " must be a single line");
+        throw UsageError(std::string(option) + ": must be a single line");
 }
 
 // ---- create ----------------------------------------------------------------------
 
 std::string data_words(const std::string &data) {
-    check_single_line(data, "the data line");
-    if (data.find('#') != std::string::npos) throw TestcaseError("the data line `" + data + "` must not contain `#`");
+    check_single_line(data, "--data");
+    if (data.find('#') != std::string::npos)
+        throw UsageError("--data '" + escape_for_terminal(data) + "': must not contain `#`");
     std::istringstream in(data);
     std::string words, word;
     while (in >> word) words += (words.empty() ? "" : " ") + word;
     if (words.rfind("explicit", 0) == 0)
-        throw TestcaseError("`data explicit` needs its matrices written out; import them with `judge case import`");
+        throw UsageError("--data explicit: needs its matrices written out; import them with `judge case import`");
     return words;
 }
 
-std::string generated_case_text(const NewCaseRequest &request) {
-    check_single_line(request.comment, "the comment");
-    std::string text;
-    if (!request.comment.empty()) text += "# " + request.comment + "\n";
-    text +=
-        "shape " + std::to_string(request.M) + " " + std::to_string(request.N) + " " + std::to_string(request.K) + "\n";
-    text += "data " + data_words(request.data) + "\n";
-    text += "seed " + std::to_string(request.seed) + "\n";
-    if (request.time_limit_s) text += "time_limit " + double_text(*request.time_limit_s) + "\n";
-    return text;
+// The file's lines, each with the option it came from, so a problem names the option.
+std::vector<OptionLine> generated_case_lines(const NewCaseRequest &r) {
+    check_single_line(r.comment, "--comment");
+    std::vector<OptionLine> lines;
+    if (!r.comment.empty()) lines.push_back({"--comment", "# " + r.comment});
+    const std::string sizes = std::to_string(r.M) + " " + std::to_string(r.N) + " " + std::to_string(r.K);
+    lines.push_back({"--shape " + sizes, "shape " + sizes});
+    const std::string data = data_words(r.data);
+    lines.push_back({"--data '" + escape_for_terminal(data) + "'", "data " + data});
+    lines.push_back({"--seed " + std::to_string(r.seed), "seed " + std::to_string(r.seed)});
+    if (r.time_limit_s) {
+        const std::string seconds = double_text(*r.time_limit_s);
+        lines.push_back({"--time-limit " + seconds, "time_limit " + seconds});
+    }
+    return lines;
 }
 
 // ---- import: numbers from a competitive-programming file ---------------------------
@@ -198,7 +209,8 @@ class NumberReader {
     explicit NumberReader(std::string path) : path_(std::move(path)), text_(read_file(path_)) {}
 
     [[noreturn]] void fail(const std::string &why) const {
-        throw TestcaseError(path_ + ":" + std::to_string(line_) + ": " + why);
+        throw TestcaseError(escape_for_terminal(path_) + ":" + std::to_string(line_) + ": " + escape_for_terminal(why),
+                            line_);
     }
     int line() const { return line_; }
 
@@ -328,8 +340,9 @@ std::string file_name_for_comment(const std::string &path) {
 // The parser's message without its "path:line: " prefix, whose line is one of the text
 // being built, which the user never sees.
 std::string without_location(const std::string &message, const std::string &path) {
-    if (message.rfind(path + ":", 0) != 0) return message;
-    const auto after_line = message.find(": ", path.size() + 1);
+    const std::string prefix = escape_for_terminal(path) + ":";
+    if (message.rfind(prefix, 0) != 0) return message;
+    const auto after_line = message.find(": ", prefix.size());
     return after_line == std::string::npos ? message : message.substr(after_line + 2);
 }
 
@@ -487,8 +500,10 @@ std::optional<std::string> problem_of_file(const std::string &path, const std::s
 
 std::string create_generated_case(const std::string &suite_root, const NewCaseRequest &request) {
     const fs::path path = new_case_path(suite_root, request.name);
-    const std::string text = generated_case_text(request);
-    parse_testcase(text, path.string(), request.name); // throws, naming the line, before anything is written
+    const std::vector<OptionLine> lines = generated_case_lines(request);
+    parse_option_case(lines, request.name, "--shape with --data"); // throws, naming the option, before writing
+    std::string text;
+    for (const auto &line : lines) text += line.line + "\n";
     write_new_file(path, text);
     return path.string();
 }
@@ -510,7 +525,8 @@ std::string import_pair(const std::string &suite_root, const std::string &name, 
     } catch (const TestcaseError &e) {
         // What is left for the parser to refuse is A and B as a whole (out-of-range or
         // all-zero data, a result that could overflow): the .in file's doing.
-        throw TestcaseError(in_path + ": does not make a valid case: " + without_location(e.what(), path.string()));
+        throw TestcaseError(escape_for_terminal(in_path) +
+                            ": does not make a valid case: " + without_location(e.what(), path.string()));
     }
     if (has_answer) {
         tc.path = ans_path; // so a mismatch names the .ans file and the line of the row
@@ -525,8 +541,8 @@ std::string import_pair(const std::string &suite_root, const std::string &name, 
 std::pair<std::string, std::string> export_pair(const TestCase &tc, const std::string &dir) {
     const long long largest = std::max({elements(tc.M, tc.N), elements(tc.N, tc.K), elements(tc.M, tc.K)});
     if (largest > max_exported_elements)
-        throw TestcaseError(case_label(tc) + ": a matrix of " + std::to_string(largest) +
-                            " elements is more than export writes (10^7 a matrix)");
+        throw UsageError(case_label(tc) + ": a matrix of " + std::to_string(largest) +
+                         " elements is more than export writes (10^7 a matrix)");
     const CaseInputs inputs = case_inputs(tc, checked_input_set);
     const Reference ref = reference_on_cpu(inputs.A, inputs.B, tc.M, tc.N, tc.K);
     std::vector<float> C(ref.value.size());

@@ -16,8 +16,9 @@ struct NewCaseRequest {
     std::string comment; // first line of the file, after "# "; may be empty
 };
 // Writes <suite_root>/<name>.case; the text is validated with parse_testcase before anything is written.
-// Refuses (TestcaseError with a clear message) a name without a category folder, a name with "..", an existing file
-// (never overwrites), or invalid fields. Returns the path written.
+// Refuses (UsageError naming the option: --shape, --data, …) a name without a category folder, a name with
+// "..", an existing file (never overwrites), or invalid fields; SetupError when the file cannot be written.
+// Returns the path written.
 std::string create_generated_case(const std::string &suite_root, const NewCaseRequest &request);
 // Imports a competitive-programming pair: `.in` holds "M N K" then the M·N numbers of A then the N·K numbers of B,
 // whitespace-separated in any line layout; the optional `.ans` holds the M·K numbers of C. Writes an explicit case (A,

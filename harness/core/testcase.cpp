@@ -1,10 +1,11 @@
 #include "core/testcase.hpp"
+#include "core/terminal_text.hpp"
+#include "core/text.hpp"
 
 #include <algorithm>
 #include <charconv>
 #include <cmath>
 #include <filesystem>
-#include <fstream>
 #include <set>
 #include <sstream>
 
@@ -27,6 +28,11 @@ constexpr double max_element_magnitude = 1e30;
 constexpr double min_element_magnitude = 1e-15;
 constexpr double max_result_magnitude = 1e37;
 constexpr double max_integer_magnitude = 1 << 24; // exact in float
+// A shape must be one a GPU can hold and a run can time: A, B and C in FP32 within 1 TiB
+// (more than any GPU has), and without a `time_limit` line a default limit within the
+// 600 s that `time_limit` may set (2147483647³ would otherwise get 2e17 s).
+constexpr double max_matrices_bytes = 1099511627776.0;
+constexpr double max_time_limit_s = 600;
 
 class Parser {
   public:
@@ -35,8 +41,10 @@ class Parser {
     TestCase parse(const std::string &name);
 
   private:
-    [[noreturn]] void fail(const std::string &why) const {
-        throw TestcaseError(path_ + ":" + std::to_string(line_number_) + ": " + why);
+    [[noreturn]] void fail(const std::string &why) const { fail_at(line_number_, why); }
+    [[noreturn]] void fail_at(int line, const std::string &why) const {
+        throw TestcaseError(escape_for_terminal(path_) + ":" + std::to_string(line) + ": " + escape_for_terminal(why),
+                            line);
     }
     bool next_line(std::vector<std::string> &tokens);
     void expect_count(const std::vector<std::string> &t, std::size_t n, const char *usage) const {
@@ -45,6 +53,7 @@ class Parser {
     long long parse_integer(const std::string &token, const char *what) const;
     double parse_real(const std::string &token, const char *what) const;
     void check_range(const TestCase &tc, double max_a, double max_b) const;
+    void check_shape_is_judgeable(const TestCase &tc) const;
     int parse_dimension(const std::string &token, const char *what) const;
     void parse_data(const std::vector<std::string> &t, TestCase &tc);
     std::vector<double> read_matrix(const char *label, int rows, int cols, std::vector<int> *row_lines = nullptr);
@@ -53,6 +62,7 @@ class Parser {
     std::istringstream in_;
     std::string path_;
     int line_number_ = 0;
+    int shape_line_ = 0;
     std::set<std::string> seen_;
     bool data_explicit_ = false, has_data_ = false, has_seed_ = false;
     std::vector<double> a_, b_, c_;
@@ -162,8 +172,26 @@ void Parser::check_range(const TestCase &tc, double max_a, double max_b) const {
     }
 }
 
+void Parser::check_shape_is_judgeable(const TestCase &tc) const {
+    const double M = tc.M, N = tc.N, K = tc.K;
+    const double bytes = 4 * (M * N + N * K + M * K);
+    std::ostringstream s;
+    if (bytes > max_matrices_bytes) {
+        s << "A, B and C of this shape need " << bytes / 1e9
+          << " GB in FP32, more than any GPU holds (at most 1 TiB); choose a smaller shape";
+        fail_at(shape_line_, s.str());
+    }
+    if (tc.time_limit_s == 0 && default_time_limit_s(tc.M, tc.N, tc.K) > max_time_limit_s) {
+        s << "the default time limit of this shape would be " << default_time_limit_s(tc.M, tc.N, tc.K)
+          << " s per call (1 s + 2·M·N·K at 100 GFLOP/s), past the 600 s a case may take; add `time_limit "
+             "SECONDS` or choose a smaller shape";
+        fail_at(shape_line_, s.str());
+    }
+}
+
 void Parser::check_complete(TestCase &tc) {
     if (!seen_.count("shape")) fail("missing `shape M N K`");
+    check_shape_is_judgeable(tc);
     if (!has_data_) fail("missing `data` line");
     if (data_explicit_) {
         if (a_.empty() || b_.empty()) fail("an explicit case needs both an `A` and a `B` block");
@@ -211,6 +239,7 @@ TestCase Parser::parse(const std::string &name) {
         if (!seen_.insert(key).second) fail("`" + key + "` appears twice");
         if (key == "shape") {
             expect_count(t, 4, "shape M N K");
+            shape_line_ = line_number_;
             tc.M = parse_dimension(t[1], "M");
             tc.N = parse_dimension(t[2], "N");
             tc.K = parse_dimension(t[3], "K");
@@ -226,7 +255,8 @@ TestCase Parser::parse(const std::string &name) {
         } else if (key == "time_limit") {
             expect_count(t, 2, "time_limit SECONDS");
             tc.time_limit_s = parse_real(t[1], "time_limit");
-            if (tc.time_limit_s <= 0 || tc.time_limit_s > 600) fail("time_limit must be in (0, 600] seconds");
+            if (tc.time_limit_s <= 0 || tc.time_limit_s > max_time_limit_s)
+                fail("time_limit must be in (0, 600] seconds");
         } else if (is_block) {
             if (t.size() != 1) fail("a matrix block starts with `" + key + "` alone on its line");
             if (!seen_.count("shape")) fail("`shape` must come before the matrix blocks");
@@ -260,24 +290,38 @@ double time_limit_s(const TestCase &tc) {
 }
 
 TestCase parse_testcase(const std::string &text, const std::string &path, const std::string &name) {
-    return Parser(text, path).parse(name);
+    return Parser(without_utf8_bom(text), path).parse(name);
+}
+
+TestCase parse_option_case(const std::vector<OptionLine> &lines, const std::string &name,
+                           const std::string &whole_case_options) {
+    std::string text;
+    for (const auto &l : lines) text += l.line + "\n";
+    try {
+        return parse_testcase(text, "options", name);
+    } catch (const TestcaseError &e) {
+        const std::string prefix = "options:" + std::to_string(e.line) + ": ";
+        const std::string why = std::string(e.what()).substr(prefix.size());
+        const bool one_line = e.line >= 1 && e.line <= static_cast<int>(lines.size());
+        throw UsageError((one_line ? lines[e.line - 1].option : whole_case_options) + ": " + why);
+    }
 }
 
 TestCase load_testcase(const std::string &path, const std::string &suite_root) {
-    std::ifstream file(path);
-    if (!file) throw TestcaseError(path + ":0: cannot be read");
-    std::stringstream text;
-    text << file.rdbuf();
+    const auto text = read_text_file(path);
+    if (!text) throw TestcaseError(escape_for_terminal(path) + ":0: cannot be read");
     auto name = std::filesystem::path(path).lexically_relative(suite_root).replace_extension("").generic_string();
     if (name.empty() || name.rfind("..", 0) == 0) name = std::filesystem::path(path).stem().string();
-    return parse_testcase(text.str(), path, name);
+    return parse_testcase(*text, path, name);
 }
 
 bool case_selected(const std::string &case_name, const std::string &selector) {
+    if (selector.empty()) return false;
     if (case_name == selector) return true;
-    const auto slash = case_name.find('/');
-    if (slash == std::string::npos) return false;
-    return case_name.substr(0, slash) == selector || case_name.substr(slash + 1) == selector;
+    if (case_name.substr(0, case_name.find('/')) == selector) return true;
+    return case_name.size() > selector.size() &&
+           case_name.compare(case_name.size() - selector.size(), selector.size(), selector) == 0 &&
+           case_name[case_name.size() - selector.size() - 1] == '/';
 }
 
 std::vector<std::string> case_files_below(const std::string &folder) {
@@ -288,26 +332,38 @@ std::vector<std::string> case_files_below(const std::string &folder) {
     return paths;
 }
 
-std::vector<TestCase> load_suite(const std::string &suite_root) {
+Suite load_suite_leniently(const std::string &suite_root) {
     namespace fs = std::filesystem;
+    Suite suite;
+    const std::string shown_root = escape_for_terminal(suite_root);
     std::error_code ec;
-    if (!fs::is_directory(suite_root, ec)) throw TestcaseError(suite_root + ":0: is not a folder of testcases");
-    const std::vector<std::string> paths = case_files_below(suite_root);
-    std::vector<TestCase> cases;
-    std::string errors;
+    if (!fs::is_directory(suite_root, ec)) return {{}, {shown_root + ":0: is not a folder of testcases"}};
+    std::vector<std::string> paths;
+    try {
+        paths = case_files_below(suite_root);
+    } catch (const fs::filesystem_error &e) {
+        return {{}, {escape_for_terminal(e.path1().string()) + ":0: cannot be listed: " + e.code().message()}};
+    }
     for (const auto &path : paths) {
         try {
-            cases.push_back(load_testcase(path, suite_root));
+            suite.cases.push_back(load_testcase(path, suite_root));
         } catch (const TestcaseError &e) {
-            errors += std::string(e.what()) + "\n";
+            suite.problems.push_back(e.what());
         }
     }
-    if (!errors.empty()) throw TestcaseError(errors.substr(0, errors.size() - 1));
-    std::stable_sort(cases.begin(), cases.end(), [](const TestCase &a, const TestCase &b) {
+    std::stable_sort(suite.cases.begin(), suite.cases.end(), [](const TestCase &a, const TestCase &b) {
         return category_rank(a.category) < category_rank(b.category);
     });
-    if (cases.empty()) throw TestcaseError(suite_root + ":0: holds no *.case files");
-    return cases;
+    if (paths.empty()) suite.problems.push_back(shown_root + ":0: holds no *.case files");
+    return suite;
+}
+
+std::vector<TestCase> load_suite(const std::string &suite_root) {
+    Suite suite = load_suite_leniently(suite_root);
+    if (suite.problems.empty()) return std::move(suite.cases);
+    std::string errors;
+    for (const auto &p : suite.problems) errors += (errors.empty() ? "" : "\n") + p;
+    throw TestcaseError(errors);
 }
 
 } // namespace gemm

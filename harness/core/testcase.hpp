@@ -2,6 +2,7 @@
 // testcases/README.md; every rejection names `file:line: what is wrong`.
 #pragma once
 
+#include "core/errors.hpp"
 #include "core/rng.hpp"
 
 #include <cstdint>
@@ -40,26 +41,51 @@ struct CaseInputs {
 // generator's otherwise (explicit cases time on generated data, seeded by their seed).
 CaseInputs case_inputs(const TestCase &tc, int input_set);
 
+// A bad testcase file: `file:line: why`, escaped for the terminal. `line` is 0 when the
+// problem is not about one line, one past the last line when it is about the case as a whole.
 struct TestcaseError : std::runtime_error {
-    using std::runtime_error::runtime_error;
+    explicit TestcaseError(const std::string &message, int line = 0) : std::runtime_error(message), line(line) {}
+    int line;
 };
 
-// Parses one file's text. `name` is what the suite calls it; `path` appears in errors.
+// Parses one file's text (a leading UTF-8 byte order mark is ignored). `name` is what the
+// suite calls it; `path` appears in errors.
 TestCase parse_testcase(const std::string &text, const std::string &path, const std::string &name);
+
+// One line of a case assembled from command-line options, and the option it came from as
+// the user wrote it ("--data 'uniform 1 1'").
+struct OptionLine {
+    std::string option;
+    std::string line;
+};
+
+// Parses the lines as one case file; a problem throws UsageError naming the option of
+// its line (never a file the user did not write), or `whole_case_options` when it is about the case as a whole (a
+// result that could overflow, a shape too large to judge).
+TestCase parse_option_case(const std::vector<OptionLine> &lines, const std::string &name,
+                           const std::string &whole_case_options);
 
 // Reads and parses one file; its name is taken relative to `suite_root`.
 TestCase load_testcase(const std::string &path, const std::string &suite_root);
 
-// Does a --case selector pick this testcase? Exact name, a category ("perf"), or the
-// name without its category ("07-primes").
+// Does a --case selector pick this testcase? Exact name, a category ("perf"), or a tail
+// of the name after any `/`: its last part ("04-primes"), at any depth of folders.
 bool case_selected(const std::string &case_name, const std::string &selector);
 
 // Every *.case file below a folder, sorted by path.
 std::vector<std::string> case_files_below(const std::string &folder);
 
-// Every *.case file below the root: sample, secret, perf, rank, huge, then other categories, each
-// sorted by name. Throws TestcaseError listing every
-// bad file (one `file:line: why` per line) so a setter fixes them all in one pass.
+struct Suite {
+    std::vector<TestCase> cases;       // sample, secret, perf, rank, huge, then other categories, each sorted by name
+    std::vector<std::string> problems; // one `file:line: why` per bad file (or a missing or empty folder)
+};
+
+// Every *.case file below the root; a bad file is a problem and the good ones still load,
+// so a listing or a `case show` of a good case is not stopped by another file.
+Suite load_suite_leniently(const std::string &suite_root);
+
+// The whole suite, or TestcaseError listing every bad file (one `file:line: why` per
+// line) so a setter fixes them all in one pass: the judge never runs an invalid suite.
 std::vector<TestCase> load_suite(const std::string &suite_root);
 
 } // namespace gemm

@@ -14,6 +14,11 @@ std::optional<std::string> read_text_file(const std::string &path) {
     return text.str();
 }
 
+std::string without_utf8_bom(std::string text) {
+    if (text.rfind("\xEF\xBB\xBF", 0) == 0) text.erase(0, 3);
+    return text;
+}
+
 std::size_t display_width(const std::string &text) {
     std::size_t columns = 0;
     for (unsigned char c : text) columns += (c & 0xC0) != 0x80;

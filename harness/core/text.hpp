@@ -10,6 +10,10 @@ namespace gemm {
 // The file's bytes, or nothing when it cannot be opened or read.
 std::optional<std::string> read_text_file(const std::string &path);
 
+// The text without a leading UTF-8 byte order mark, which some editors write first and
+// which would otherwise stick to the first word ("\xEF\xBB\xBFshape").
+std::string without_utf8_bom(std::string text);
+
 // Terminal columns of UTF-8 text: "×" is two bytes but one column.
 std::size_t display_width(const std::string &text);
 

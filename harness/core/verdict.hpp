@@ -23,6 +23,10 @@ constexpr int runtime_error = 3;
 constexpr int compile_error = 4;
 constexpr int judge_error = 5;
 constexpr int no_gpu = 6;
+// The machine or its configuration, not the solution: nvcc cannot run, the compile cache
+// folder is unusable. The message names the option or variable that changes it.
+constexpr int setup = 7;
+// A bad command line: an unknown or malformed option, options that conflict.
 constexpr int usage = 64;
 } // namespace exit_status
 

@@ -1,18 +1,30 @@
 #include "judge/cli.hpp"
+#include "core/errors.hpp"
 #include "core/verdict.hpp"
-#include "judge/compile.hpp"
+#include "judge/command_line_case.hpp"
+#include "judge/compile_cache.hpp"
+#include "judge/gpu_target.hpp"
+#include "judge/process.hpp"
 
 #include <CLI/CLI.hpp>
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
+#include <unistd.h>
 
 namespace gemm {
+
+namespace fs = std::filesystem;
 
 namespace {
 
 const char *exit_status_text =
-    "Exit status: 0 every case AC; 1 worst verdict WA; 2 TLE; 3 RE; 4 CE; 5 JE (the judge or a testcase\n"
-    "file is at fault, never the solution); 6 no CUDA GPU present (the solution was still compiled);\n"
-    "64 bad command line.\n"
-    "Testcases: ./judge case new|validate|show|export|import --help";
+    "Exit status: 0 every case AC; 1 worst verdict WA; 2 TLE; 3 RE; 4 CE (the solution's code); 5 JE (the\n"
+    "judge or a testcase file is at fault, never the solution); 6 no GPU present (the solution was still\n"
+    "compiled); 7 setup error (nvcc cannot run, the cache folder is unusable: the message says what to\n"
+    "change); 64 bad command line (the message names the option). Ctrl-C or SIGTERM stops nvcc and every\n"
+    "worker with the judge, which ends by that signal (status 130 or 143).\n"
+    "Testcases: ./judge case new|validate|show|export|import --help; compiled solutions: ./judge cache --help";
 
 void add_case_command(CLI::App &app, std::optional<CaseCommandOptions> &command) {
     auto *cases = app.add_subcommand("case", "add, validate, show, export or import testcases");
@@ -56,6 +68,72 @@ void add_case_command(CLI::App &app, std::optional<CaseCommandOptions> &command)
     importer->callback(use("import"));
 }
 
+void add_cache_command(CLI::App &app, std::string &action) {
+    auto *cache = app.add_subcommand("cache", "where compiled solutions are kept (--cache-dir), and emptying it");
+    cache->require_subcommand(1)->fallthrough(); // --cache-dir may follow the action
+    cache->add_subcommand("info", "print the cache folder, how many libraries it holds and their size")
+        ->fallthrough()
+        ->callback([&action] { action = "info"; });
+    cache->add_subcommand("clean", "delete every compiled solution in the cache folder")
+        ->fallthrough()
+        ->callback([&action] { action = "clean"; });
+}
+
+// Why `path` cannot be written as a report, or nullopt: checked before any work starts.
+std::optional<std::string> why_not_writable(const std::string &path) {
+    std::error_code ec;
+    if (fs::is_directory(path, ec)) return std::string("is a folder");
+    if (fs::exists(path, ec))
+        return access(path.c_str(), W_OK) == 0 ? std::nullopt : std::optional<std::string>(std::strerror(errno));
+    const fs::path parent = fs::path(path).parent_path().empty() ? fs::path(".") : fs::path(path).parent_path();
+    if (!fs::is_directory(parent, ec)) return "its folder " + parent.string() + " does not exist";
+    if (access(parent.c_str(), W_OK | X_OK) != 0)
+        return "its folder " + parent.string() + " is not writable: " + std::strerror(errno);
+    return std::nullopt;
+}
+
+std::vector<std::string> split_categories(const std::string &categories) {
+    std::vector<std::string> names;
+    for (std::size_t start = 0; start <= categories.size();) {
+        const auto comma = categories.find(',', start);
+        const auto name = categories.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
+        if (!name.empty()) names.push_back(name);
+        if (comma == std::string::npos) break;
+        start = comma + 1;
+    }
+    return names;
+}
+
+// Options that only mean something with another: refused alone rather than ignored.
+void check_dependent_options(const CLI::App &app, const JudgeOptions &o) {
+    const bool generated = app.count("--shape") > 0 || o.stress > 0;
+    for (const char *option : {"--seed", "--data"})
+        if (app.count(option) > 0 && !generated)
+            throw CLI::ValidationError(option, "only applies to --shape or --stress");
+}
+
+// The command line's own case (--shape), or for --stress its --data and --seed, parsed
+// now: a bad value is this command line's error, named by its option.
+void check_generated_case(const std::string &shape_text, long long seed, JudgeOptions &o) {
+    if (!shape_text.empty() && (o.shape = parse_shape(shape_text)).empty())
+        throw UsageError("--shape " + shape_text + ": expected MxNxK with sizes from 1 to 2147483647, e.g. 17x33x5");
+    if (!o.shape.empty())
+        command_line_case({o.shape[0], o.shape[1], o.shape[2]}, seed, o.data);
+    else if (o.stress > 0)
+        command_line_case({1, 1, 1}, seed, o.data);
+    o.seed = static_cast<std::uint64_t>(seed);
+}
+
+void check_paths(JudgeOptions &o) {
+    if (!o.solution.empty() && fs::path(o.solution).extension() != ".cu")
+        throw UsageError(o.solution + ": a solution is a CUDA source file ending in .cu");
+    if (!o.json_path.empty())
+        if (const auto why = why_not_writable(o.json_path)) throw UsageError("--json " + o.json_path + ": " + *why);
+    if (!o.arch.empty() && !is_target_name(o.arch))
+        throw UsageError("--arch " + o.arch + ": expected a GPU target such as sm_90, sm_90a or sm_100f");
+    for (auto &dir : o.include_dirs) dir = fs::absolute(dir).lexically_normal().string();
+}
+
 } // namespace
 
 std::vector<int> parse_shape(const std::string &text) {
@@ -79,49 +157,58 @@ std::vector<int> parse_shape(const std::string &text) {
 }
 
 std::variant<JudgeOptions, int> parse_command_line(int argc, const char *const *argv,
-                                                   const std::string &default_testcases_dir,
-                                                   const std::string &default_nvcc) {
+                                                   const CommandLineDefaults &defaults) {
     JudgeOptions o;
-    o.testcases_dir = default_testcases_dir;
-    o.nvcc = default_nvcc;
+    o.testcases_dir = defaults.testcases_dir;
+    o.nvcc = defaults.nvcc;
     o.cache_dir = default_cache_dir();
     std::string categories = "sample,secret,perf", shape;
+    long long seed = 1;
     CLI::App app{"Judges a CUDA GEMM solution: compiles it, runs every testcase in an isolated worker, checks "
                  "the result against an FP64 reference and times it.\nA solution is a .cu file exporting\n"
                  "  extern \"C\" void solve(const float *A, const float *B, float *C, int M, int N, int K)\n"
                  "with device pointers, row-major A (M×N), B (N×K), C (M×K).",
                  "judge"};
     app.footer(exit_status_text);
+    app.set_version_flag("--version", "gemm-judge " + defaults.version);
     app.add_option("solution", o.solution, "the .cu file to judge")->check(CLI::ExistingFile);
-    app.add_option("--case", o.cases,
-                   "run only these cases: a name (secret/07-primes), its last part (07-primes) "
-                   "or a category (sample, secret, perf); repeatable");
-    app.add_option("--category", categories,
-                   "the categories to run, comma-separated; huge (over 2^31 elements, "
-                   "about 40 GB of GPU memory) runs only when named")
-        ->capture_default_str();
-    app.add_option("--testcases", o.testcases_dir, "the folder of *.case files")
-        ->check(CLI::ExistingDirectory)
-        ->capture_default_str();
+    auto *case_option = app.add_option("--case", o.cases,
+                                       "run only these cases: a name (secret/04-primes), its last part "
+                                       "(04-primes) or a category (sample, secret, perf); repeatable");
+    auto *category_option = app.add_option("--category", categories,
+                                           "the categories to run, comma-separated; huge (over 2^31 elements, "
+                                           "about 40 GB of GPU memory) runs only when named")
+                                ->capture_default_str();
+    auto *testcases_option = app.add_option("--testcases", o.testcases_dir, "the folder of *.case files")
+                                 ->check(CLI::ExistingDirectory)
+                                 ->capture_default_str();
     app.add_option("--precision", o.precision, "the arithmetic judged against: fp32, or tf32/bf16 for tensor cores")
         ->check(CLI::IsMember({"fp32", "tf32", "bf16"}))
         ->capture_default_str();
-    app.add_option("--shape", shape, "judge one generated case of this shape instead of the suite, e.g. 17x33x5");
-    app.add_option("--seed", o.seed, "the seed of --shape and --stress")->capture_default_str();
+    auto *shape_option =
+        app.add_option("--shape", shape, "judge one generated case of this shape instead of the suite, e.g. 17x33x5");
+    app.add_option("--seed", seed, "the seed of --shape and --stress, from 0 to 2^59 - 1")->capture_default_str();
     app.add_option("--data", o.data, "the distribution of --shape and --stress (as in a .case file's data line)")
         ->capture_default_str();
-    app.add_option("--stress", o.stress,
-                   "judge this many random shapes (odd sizes weighted heavily); stops at the "
-                   "first failure and shrinks it")
-        ->check(CLI::Range(1, 1000000));
+    auto *stress_option = app.add_option("--stress", o.stress,
+                                         "judge this many random shapes (odd sizes weighted heavily); stops at "
+                                         "the first failure and shrinks it")
+                              ->check(CLI::Range(1, 1000000));
     app.add_option("--stress-max", o.stress_max_size, "the largest dimension --stress draws")
         ->check(CLI::Range(1, 8192))
-        ->capture_default_str();
+        ->capture_default_str()
+        ->needs(stress_option);
     app.add_flag("!--no-shrink", o.shrink, "do not search for the smallest failing shape after a WA or RE");
-    app.add_flag("--sanitize", o.sanitize,
-                 "rerun the small cases under compute-sanitizer (memcheck, racecheck, "
-                 "synccheck, initcheck); a clean run is required for AC");
-    app.add_option("--arch", o.arch, "GPU target for nvcc, e.g. sm_90 (default: the GPU present)");
+    auto *sanitize_option = app.add_flag("--sanitize", o.sanitize,
+                                         "rerun the small cases under compute-sanitizer (memcheck, racecheck, "
+                                         "synccheck, initcheck); a clean run is required for AC");
+    app.add_option("--arch", o.arch,
+                   "GPU target for nvcc, e.g. sm_90 (default: the GPU present, arch-specific where it has a "
+                   "variant: sm_90a on a Hopper)");
+    app.add_option("--include", o.include_dirs,
+                   "an include folder for nvcc (a header library such as CUTLASS); repeatable; a folder's "
+                   "gemm-judge.conf may name more")
+        ->check(CLI::ExistingDirectory);
     app.add_option("--json", o.json_path, "also write every figure, the GPU, driver and clocks to this JSON file");
     app.add_option("--time-budget", o.time_budget_s, "seconds of timed calls per case (at least 5 calls)")
         ->check(CLI::Range(0.0, 60.0))
@@ -131,27 +218,42 @@ std::variant<JudgeOptions, int> parse_command_line(int argc, const char *const *
         ->capture_default_str();
     app.add_flag("--show-output", o.show_output, "show what the solution printed (bounded tail) under each case");
     app.add_flag("--reveal", o.reveal, "on WA also print the data of secret cases (sample cases always show theirs)");
-    app.add_flag("--list", o.list, "list the selected testcases and exit");
-    app.add_option("--nvcc", o.nvcc, "the nvcc to compile with")->capture_default_str();
-    app.add_option("--cache-dir", o.cache_dir, "where compiled solutions are kept")->capture_default_str();
+    auto *list_option = app.add_flag("--list", o.list, "list the selected testcases and exit");
+    app.add_option("--nvcc", o.nvcc, "the nvcc to compile with")
+        ->capture_default_str()
+        ->check([](const std::string &p) {
+            return find_program(p).empty() ? "not an executable file (nor one in PATH)" : "";
+        });
+    app.add_option("--cache-dir", o.cache_dir, "where compiled solutions are kept (./judge cache info)")
+        ->capture_default_str();
+    // One mode per run: an option the mode would ignore is refused, not silently dropped.
+    shape_option->excludes(case_option)->excludes(category_option)->excludes(testcases_option)->excludes(list_option);
+    stress_option->excludes(shape_option)
+        ->excludes(case_option)
+        ->excludes(category_option)
+        ->excludes(testcases_option)
+        ->excludes(list_option)
+        ->excludes(sanitize_option);
     add_case_command(app, o.case_command);
+    add_cache_command(app, o.cache_command);
     try {
         app.parse(argc, argv);
         if (o.case_command->action.empty()) o.case_command.reset();
-        if (!shape.empty() && (o.shape = parse_shape(shape)).empty())
-            throw CLI::ValidationError("--shape", "expected MxNxK with positive sizes, e.g. 17x33x5, got " + shape);
-        if (o.solution.empty() && !o.list && !o.case_command) throw CLI::RequiredError("solution");
+        check_dependent_options(app, o);
+        if (o.solution.empty() && !o.list && !o.case_command && o.cache_command.empty())
+            throw CLI::RequiredError("solution");
     } catch (const CLI::ParseError &e) {
         const int status = app.exit(e);
         return status == 0 ? 0 : exit_status::usage;
     }
-    for (std::size_t start = 0; start <= categories.size();) {
-        const auto comma = categories.find(',', start);
-        const auto name = categories.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
-        if (!name.empty()) o.categories.push_back(name);
-        if (comma == std::string::npos) break;
-        start = comma + 1;
+    try {
+        check_generated_case(shape, seed, o);
+        check_paths(o);
+    } catch (const UsageError &e) {
+        std::cerr << "judge: " << e.what() << "\n";
+        return exit_status::usage;
     }
+    o.categories = split_categories(categories);
     return o;
 }
 

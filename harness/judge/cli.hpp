@@ -20,6 +20,7 @@ struct JudgeOptions {
     std::string json_path;
     std::string nvcc;
     std::string cache_dir;
+    std::vector<std::string> include_dirs; // --include, absolute
     std::string baseline = "perf";
     std::string precision = "fp32";
     double time_budget_s = 0.3;
@@ -35,13 +36,20 @@ struct JudgeOptions {
     int stress = 0; // number of random shapes; 0: no stress run
     int stress_max_size = 256;
     std::optional<CaseCommandOptions> case_command;
+    std::string cache_command; // `./judge cache info|clean`; empty otherwise
 };
 
-// The options, or the exit status to return at once (--help, or a usage error
-// already explained on stderr).
+// Where the judge finds what it was built with: the suite and nvcc of its checkout.
+struct CommandLineDefaults {
+    std::string testcases_dir;
+    std::string nvcc;
+    std::string version; // printed by --version
+};
+
+// The options, or the exit status to return at once (--help, --version, or a usage
+// error already explained on stderr, which names the option).
 std::variant<JudgeOptions, int> parse_command_line(int argc, const char *const *argv,
-                                                   const std::string &default_testcases_dir,
-                                                   const std::string &default_nvcc);
+                                                   const CommandLineDefaults &defaults);
 
 // "17x33x5" or "17×33×5" → {17, 33, 5}; empty when malformed.
 std::vector<int> parse_shape(const std::string &text);

@@ -5,10 +5,18 @@
 #include "authoring/case_tools.hpp"
 #include "channel/protocol.hpp"
 #include "core/check.hpp"
+#include "core/errors.hpp"
+#include "core/terminal_text.hpp"
 #include "core/testcase.hpp"
+#include "judge/cache_command.hpp"
 #include "judge/case_policy.hpp"
 #include "judge/cli.hpp"
+#include "judge/command_line_case.hpp"
 #include "judge/compile.hpp"
+#include "judge/folder_settings.hpp"
+#include "judge/gpu_absence.hpp"
+#include "judge/gpu_target.hpp"
+#include "judge/interrupt.hpp"
 #include "judge/process.hpp"
 #include "judge/report.hpp"
 #include "judge/sanitizer.hpp"
@@ -47,9 +55,7 @@ std::string shortest_text(double value) {
 
 // A generated case from the command line, validated by the same parser as a file.
 TestCase generated_case(const Shape &shape, std::uint64_t seed, const std::string &data) {
-    const std::string text = "shape " + std::to_string(shape.M) + " " + std::to_string(shape.N) + " " +
-                             std::to_string(shape.K) + "\ndata " + data + "\nseed " + std::to_string(seed) + "\n";
-    return parse_testcase(text, "--shape", "shape/" + shape_text(shape, "x"));
+    return command_line_case(shape, static_cast<long long>(seed), data);
 }
 
 bool wanted(const TestCase &tc, const JudgeOptions &o) {
@@ -74,6 +80,47 @@ std::vector<TestCase> selected_cases(const JudgeOptions &o) {
     for (auto &tc : suite)
         if (wanted(tc, o)) selected.push_back(std::move(tc));
     return selected;
+}
+
+// --list: the good cases of the suite even when another file is bad (reported after them).
+int list_cases(const JudgeOptions &o) {
+    const Suite suite = load_suite_leniently(o.testcases_dir);
+    int listed = 0;
+    for (const auto &tc : suite.cases) {
+        if (!wanted(tc, o)) continue;
+        std::cout << escape_for_terminal(tc.name) << "  " << tc.M << "×" << tc.N << "×" << tc.K << "\n";
+        ++listed;
+    }
+    std::cout << std::flush;
+    for (const auto &problem : suite.problems) std::cerr << escape_for_terminal(problem, true) << "\n";
+    if (!suite.problems.empty()) {
+        std::cerr << "judge: JE: " << suite.problems.size() << " testcase file(s) are invalid (listed above)\n";
+        return exit_status::judge_error;
+    }
+    if (listed == 0) {
+        std::cerr << "judge: no testcase matches --case/--category\n";
+        return exit_status::usage;
+    }
+    return 0;
+}
+
+// The report of a run that judged nothing for want of a GPU: why, and the status it exits with.
+void write_no_gpu_report(const RunContext &context, const std::string &path, const std::string &why) {
+    if (path.empty()) return;
+    auto report = report_json(context, {}, exit_status::no_gpu);
+    report["summary"]["worst"] = nullptr;
+    report["summary"]["no_gpu"] = why;
+    std::ofstream out(path);
+    out << report.dump(2) << "\n";
+    if (!out) std::cerr << "judge: cannot write " << path << "\n";
+}
+
+// --include folders, then those of the solution folder's gemm-judge.conf.
+std::vector<std::string> include_dirs(const JudgeOptions &o) {
+    std::vector<std::string> dirs = o.include_dirs;
+    const FolderSettings settings = folder_settings(o.solution);
+    dirs.insert(dirs.end(), settings.include_dirs.begin(), settings.include_dirs.end());
+    return dirs;
 }
 
 DeviceInfo probe(const std::string &worker) {
@@ -294,28 +341,29 @@ std::vector<CaseResult> same_verdict_for_all(const std::vector<TestCase> &cases,
 }
 
 int judge(const JudgeOptions &o) {
+    if (o.list) return list_cases(o);
     std::vector<TestCase> cases;
     try {
         cases = selected_cases(o);
     } catch (const TestcaseError &e) {
-        std::cerr << e.what() << "\njudge: JE: the testcases are invalid; nothing was judged\n";
+        std::cerr << escape_for_terminal(e.what(), true)
+                  << "\njudge: JE: the testcases are invalid; nothing was judged\n";
         return exit_status::judge_error;
     }
     if (cases.empty() && o.stress == 0) {
         std::cerr << "judge: no testcase matches --case/--category (see --list)\n";
         return exit_status::usage;
     }
-    if (o.list) {
-        for (const auto &tc : cases) std::cout << tc.name << "  " << tc.M << "×" << tc.N << "×" << tc.K << "\n";
-        return 0;
-    }
 
     Run run{o, {}, sibling_program("gemm-worker"), {}, {}};
     run.context.solution = o.solution;
     run.context.time_budget_s = o.time_budget_s;
     run.context.device = probe(run.worker);
-    run.context.arch = !o.arch.empty() ? o.arch : (run.context.device.present ? run.context.device.arch() : "");
-    run.context.compile = compile_solution(o.solution, CompileOptions{o.nvcc, run.context.arch, o.cache_dir, {}});
+    run.context.arch = choose_target(o.arch, run.context.device, o.nvcc);
+    run.context.compile =
+        compile_solution(o.solution, CompileOptions{o.nvcc, run.context.arch, o.cache_dir, include_dirs(o), {}});
+    if (run.context.compile.rebuilt_damaged)
+        std::cerr << "judge: the cached library of " << o.solution << " had changed on disk; it was rebuilt\n";
     const std::string file = fs::path(o.solution).filename().string();
     if (!run.context.compile.ok) {
         std::cout << file << "  CE: nvcc failed\n" << run.context.compile.diagnostics;
@@ -329,10 +377,12 @@ int judge(const JudgeOptions &o) {
         return finish(run, same_verdict_for_all(cases, Verdict::CE, start.solve_error));
     }
     if (!run.context.device.present) {
+        const std::string why = explain_missing_gpu(run.context.device.error, std::getenv("CUDA_VISIBLE_DEVICES"));
         std::cout << file << "  compiled for "
-                  << (run.context.arch.empty() ? "nvcc's default target" : run.context.arch) << "; solve() found\n"
-                  << "judge: no CUDA GPU is present (" << run.context.device.error << "); nothing was run\n";
-        finish(run, {});
+                  << (run.context.arch.empty() ? "nvcc's default target" : run.context.arch)
+                  << (start.ok ? "; solve() found\n" : "; the worker could not load it: " + start.failure + "\n")
+                  << "judge: no GPU: " << why << ". Nothing was run.\n";
+        write_no_gpu_report(run.context, o.json_path, why);
         return exit_status::no_gpu;
     }
 
@@ -347,15 +397,30 @@ int judge(const JudgeOptions &o) {
     return status;
 }
 
+// The suite of the checkout the judge was started from: ./judge sets GEMM_JUDGE_ROOT, since
+// the path compiled in names the checkout as it was built, before a move or a copy.
+std::string checkout_testcases_dir() {
+    const char *root = std::getenv("GEMM_JUDGE_ROOT");
+    return root && *root ? std::string(root) + "/testcases" : GEMM_JUDGE_TESTCASES_DIR;
+}
+
 } // namespace
 
 int main(int argc, char **argv) {
-    const auto parsed = parse_command_line(argc, argv, GEMM_JUDGE_TESTCASES_DIR, GEMM_JUDGE_NVCC);
+    install_interrupt_cleanup();
+    const auto parsed = parse_command_line(argc, argv, {checkout_testcases_dir(), GEMM_JUDGE_NVCC, GEMM_JUDGE_VERSION});
     if (const int *status = std::get_if<int>(&parsed)) return *status;
     const auto &options = std::get<JudgeOptions>(parsed);
     try {
         if (options.case_command) return run_case_command(*options.case_command, options.testcases_dir);
+        if (!options.cache_command.empty()) return run_cache_command(options.cache_command, options.cache_dir);
         return judge(options);
+    } catch (const UsageError &e) {
+        std::cerr << "judge: " << e.what() << "\n";
+        return exit_status::usage;
+    } catch (const SetupError &e) {
+        std::cerr << "judge: setup: " << e.what() << "\n";
+        return exit_status::setup;
     } catch (const std::exception &e) {
         std::cerr << "judge: JE: internal error: " << e.what() << "\n";
         return exit_status::judge_error;

@@ -1,10 +1,13 @@
 #include "judge/process.hpp"
+#include "judge/interrupt.hpp"
 
 #include <algorithm>
 #include <cerrno>
 #include <csignal>
+#include <cstdlib>
 #include <cstring>
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -20,6 +23,7 @@ CapturedRun run_captured(const std::vector<std::string> &argv) {
     CapturedRun run;
     int out[2];
     if (pipe2(out, O_CLOEXEC) != 0) return run;
+    const pid_t parent = getpid();
     const pid_t pid = fork();
     if (pid < 0) {
         close(out[0]);
@@ -27,6 +31,7 @@ CapturedRun run_captured(const std::vector<std::string> &argv) {
         return run;
     }
     if (pid == 0) {
+        become_group_that_dies_with_parent(parent); // an interrupt stops nvcc and its compilers too
         const int null_fd = open("/dev/null", O_RDONLY);
         dup2(null_fd, STDIN_FILENO);
         dup2(out[1], STDOUT_FILENO);
@@ -38,6 +43,8 @@ CapturedRun run_captured(const std::vector<std::string> &argv) {
         execvp(args[0], args.data());
         _exit(127);
     }
+    setpgid(pid, pid); // also from here: whichever runs first, the group exists
+    const ChildGroupGuard stop_on_interrupt(pid);
     close(out[1]);
     char buffer[4096];
     for (;;) {
@@ -59,6 +66,25 @@ CapturedRun run_captured(const std::vector<std::string> &argv) {
         run.started = true;
     }
     return run;
+}
+
+std::string find_program(const std::string &program) {
+    auto runnable = [](const std::string &path) {
+        struct stat s {};
+        return stat(path.c_str(), &s) == 0 && S_ISREG(s.st_mode) && access(path.c_str(), X_OK) == 0;
+    };
+    if (program.find('/') != std::string::npos) return runnable(program) ? program : "";
+    const char *path = std::getenv("PATH");
+    std::string folders = path ? path : "/usr/bin:/bin";
+    for (std::size_t start = 0; start <= folders.size();) {
+        const auto colon = folders.find(':', start);
+        const auto folder = folders.substr(start, colon == std::string::npos ? std::string::npos : colon - start);
+        const std::string candidate = (folder.empty() ? "." : folder) + "/" + program;
+        if (runnable(candidate)) return candidate;
+        if (colon == std::string::npos) break;
+        start = colon + 1;
+    }
+    return "";
 }
 
 std::string describe_wait_status(int wait_status) {

@@ -13,8 +13,13 @@ struct CapturedRun {
     std::string output; // stdout and stderr, interleaved as printed
 };
 
-// Runs argv[0] (looked up in PATH) with stdin from /dev/null.
+// Runs argv[0] (looked up in PATH) with stdin from /dev/null, in a process group of its
+// own that an interrupt of the judge kills (interrupt.hpp).
 CapturedRun run_captured(const std::vector<std::string> &argv);
+
+// The executable file `program` names: itself when it holds a `/`, else the first match
+// in PATH; empty when there is none.
+std::string find_program(const std::string &program);
 
 // In a forked child before exec: closes every descriptor from 3 up except `keep`, so a
 // child (a solution above all) cannot write to files its parent happened to have open.

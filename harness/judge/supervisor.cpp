@@ -1,6 +1,7 @@
 #include "judge/supervisor.hpp"
 #include "channel/protocol.hpp"
 #include "core/plausibility.hpp"
+#include "judge/interrupt.hpp"
 #include "judge/process.hpp"
 
 #include <algorithm>
@@ -58,9 +59,10 @@ bool Supervisor::spawn() {
     std::vector<std::string> argv = options_.worker_argv;
     argv.push_back("--channel-in=" + std::to_string(command[0]));
     argv.push_back("--channel-out=" + std::to_string(result[1]));
+    const pid_t parent = getpid();
     pid_ = fork();
     if (pid_ == 0) {
-        setpgid(0, 0); // its own group, so a kill reaches whatever the solution spawned
+        become_group_that_dies_with_parent(parent); // a kill reaches whatever the solution spawned
         const int null_fd = open("/dev/null", O_RDONLY);
         dup2(null_fd, STDIN_FILENO);
         dup2(output[1], STDOUT_FILENO);
@@ -85,6 +87,7 @@ bool Supervisor::spawn() {
         return false;
     }
     setpgid(pid_, pid_); // also from here: whichever runs first, the group exists
+    stop_on_interrupt_.emplace(pid_);
     command_fd_ = command[1];
     result_fd_ = result[0];
     output_fd_ = output[0];
@@ -112,6 +115,7 @@ int Supervisor::reap_worker(double wait_s) {
     }
     kill(-pid_, SIGKILL); // anything the solution left behind in the group
     pid_ = -1;
+    stop_on_interrupt_.reset();
     drain_output();
     close_fd(command_fd_);
     close_fd(result_fd_);

@@ -6,7 +6,9 @@
 #include "channel/protocol.hpp"
 #include "core/case_result.hpp"
 #include "core/testcase.hpp"
+#include "judge/interrupt.hpp"
 
+#include <optional>
 #include <string>
 #include <sys/types.h>
 #include <vector>
@@ -52,6 +54,7 @@ class Supervisor {
 
     SupervisorOptions options_;
     pid_t pid_ = -1;
+    std::optional<ChildGroupGuard> stop_on_interrupt_; // while a worker runs
     int command_fd_ = -1, result_fd_ = -1, output_fd_ = -1;
     std::string result_buffer_, output_tail_;
     WorkerStart last_start_;

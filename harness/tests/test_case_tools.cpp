@@ -73,11 +73,12 @@ int files_below(const fs::path &folder) {
     return count;
 }
 
-// The message of the TestcaseError that `action` throws; "" when none is thrown.
+// The message of the error that `action` throws (a bad file's TestcaseError, a bad
+// request's UsageError); "" when none is thrown.
 template <typename Action> std::string refusal(Action action) {
     try {
         action();
-    } catch (const TestcaseError &e) {
+    } catch (const std::runtime_error &e) {
         return e.what();
     }
     return "";
@@ -192,22 +193,23 @@ TEST_CASE("case new refuses a name without a category folder or leaving the suit
     CHECK(files_below(dir.path) == 0);
 }
 
-TEST_CASE("case new refuses invalid data words and fields before writing anything") {
+TEST_CASE("case new refuses invalid data words and fields before writing anything, naming the option") {
     TempDir dir;
-    const std::string path = dir.at("secret/x.case");
     auto create = [&](NewCaseRequest r) { return refusal([&] { create_generated_case(dir.str(), r); }); };
-    CHECK(starts_with(create(request("secret/x", 2, 2, 2, "gaussian")), path + ":2: expected `data uniform LOW HIGH`"));
-    CHECK(create(request("secret/x", 2, 2, 2, "uniform 1 -1")) == path + ":2: uniform needs LOW < HIGH");
+    CHECK(starts_with(create(request("secret/x", 2, 2, 2, "gaussian")),
+                      "--data 'gaussian': expected `data uniform LOW HIGH`"));
+    CHECK(create(request("secret/x", 2, 2, 2, "uniform 1 -1")) == "--data 'uniform 1 -1': uniform needs LOW < HIGH");
     CHECK(contains(create(request("secret/x", 2, 2, 2, "explicit")), "judge case import"));
     CHECK(contains(create(request("secret/x", 2, 2, 2, "uniform -1 1\nseed 5")), "single line"));
     CHECK(contains(create(request("secret/x", 2, 2, 2, "uniform -1 1 # x")), "`#`"));
-    CHECK(create(request("secret/x", 0, 2, 2)) == path + ":1: M must be between 1 and 2147483647, got 0");
+    CHECK(create(request("secret/x", 0, 2, 2)) == "--shape 0 2 2: M must be between 1 and 2147483647, got 0");
+    CHECK(contains(create(request("secret/x", 2147483647, 2147483647, 2147483647)), "--shape 2147483647 "));
     NewCaseRequest big_seed = request("secret/x", 2, 2, 2);
     big_seed.seed = 1ull << 59;
-    CHECK(create(big_seed) == path + ":3: seed must be between 0 and 2^59 - 1");
+    CHECK(create(big_seed) == "--seed 576460752303423488: seed must be between 0 and 2^59 - 1");
     NewCaseRequest no_time = request("secret/x", 2, 2, 2);
     no_time.time_limit_s = 0;
-    CHECK(create(no_time) == path + ":4: time_limit must be in (0, 600] seconds");
+    CHECK(create(no_time) == "--time-limit 0: time_limit must be in (0, 600] seconds");
     NewCaseRequest two_line_comment = request("secret/x", 2, 2, 2);
     two_line_comment.comment = "one\nshape 9 9 9";
     CHECK(contains(create(two_line_comment), "single line"));

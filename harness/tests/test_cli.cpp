@@ -1,8 +1,8 @@
 // The command line of ./judge and the --case selector.
 #include <doctest/doctest.h>
 
-#include "judge/cli.hpp"
 #include "core/testcase.hpp"
+#include "judge/cli.hpp"
 
 #include <iostream>
 #include <sstream>
@@ -30,7 +30,8 @@ Parsed parse(std::vector<std::string> args) {
     std::ostringstream out, err;
     auto *old_out = std::cout.rdbuf(out.rdbuf());
     auto *old_err = std::cerr.rdbuf(err.rdbuf());
-    auto result = parse_command_line(static_cast<int>(argv.size()), argv.data(), "/default/testcases", "/opt/nvcc");
+    auto result =
+        parse_command_line(static_cast<int>(argv.size()), argv.data(), {"/default/testcases", "/opt/nvcc", "9.9.9"});
     std::cout.rdbuf(old_out);
     std::cerr.rdbuf(old_err);
     return {std::move(result), out.str(), err.str()};
@@ -60,7 +61,7 @@ TEST_CASE("a bare solution gets every default") {
 TEST_CASE("every option lands in its field") {
     const auto p =
         parse({solution, "--testcases", testcases, "--arch", "sm_90", "--json", "out.json", "--time-budget", "1.5",
-               "--baseline", "all", "--show-output", "--nvcc", "/usr/bin/nvcc", "--cache-dir", "/tmp/cache"});
+               "--baseline", "all", "--show-output", "--nvcc", "/bin/sh", "--cache-dir", "/tmp/cache"});
     REQUIRE(std::holds_alternative<JudgeOptions>(p.result));
     const auto &o = std::get<JudgeOptions>(p.result);
     CHECK(o.testcases_dir == testcases);
@@ -69,7 +70,7 @@ TEST_CASE("every option lands in its field") {
     CHECK(o.time_budget_s == 1.5);
     CHECK(o.baseline == "all");
     CHECK(o.show_output);
-    CHECK(o.nvcc == "/usr/bin/nvcc");
+    CHECK(o.nvcc == "/bin/sh");
     CHECK(o.cache_dir == "/tmp/cache");
 }
 
@@ -168,4 +169,61 @@ TEST_CASE("a selector never matches a mere substring") {
     CHECK_FALSE(case_selected("secret/04-primes", "secret/04"));
     CHECK_FALSE(case_selected("secret/04-primes", ""));
     CHECK_FALSE(case_selected("top", "to"));
+}
+
+TEST_CASE("--version prints the version and returns 0") {
+    const auto p = parse({"--version"});
+    REQUIRE(std::holds_alternative<int>(p.result));
+    CHECK(std::get<int>(p.result) == 0);
+    CHECK(contains(p.out, "gemm-judge 9.9.9"));
+}
+
+TEST_CASE("options another mode would ignore are refused, naming both") {
+    const std::vector<std::vector<std::string>> conflicts = {
+        {solution, "--sanitize", "--stress", "3"},
+        {solution, "--shape", "3x3x3", "--case", "sample"},
+        {solution, "--shape", "3x3x3", "--category", "perf"},
+        {solution, "--stress", "3", "--case", "sample"},
+        {solution, "--stress-max", "64"},
+        {solution, "--seed", "3"},
+        {solution, "--data", "normal"},
+        {"--list", "--shape", "3x3x3"},
+    };
+    for (const auto &args : conflicts) {
+        CAPTURE(args.at(1));
+        const auto p = parse(args);
+        REQUIRE(std::holds_alternative<int>(p.result));
+        CHECK(std::get<int>(p.result) == 64);
+        CHECK(contains(p.err, "--"));
+    }
+}
+
+TEST_CASE("--shape, --data and --seed are checked as a case, each problem named by its option") {
+    const auto bad_data = parse({solution, "--shape", "3x4x5", "--data", "uniform 1 1"});
+    REQUIRE(std::holds_alternative<int>(bad_data.result));
+    CHECK(contains(bad_data.err, "--data 'uniform 1 1': uniform needs LOW < HIGH"));
+    const auto bad_seed = parse({solution, "--stress", "5", "--seed", "-1"});
+    REQUIRE(std::holds_alternative<int>(bad_seed.result));
+    CHECK(contains(bad_seed.err, "--seed -1: "));
+    const auto good = parse({solution, "--shape", "3x4x5", "--data", "normal", "--seed", "7"});
+    REQUIRE(std::holds_alternative<JudgeOptions>(good.result));
+    CHECK(std::get<JudgeOptions>(good.result).seed == 7);
+    CHECK(std::get<JudgeOptions>(good.result).shape == std::vector<int>{3, 4, 5});
+}
+
+TEST_CASE("--arch takes a target name, --include existing folders made absolute") {
+    const auto banana = parse({solution, "--arch", "banana"});
+    REQUIRE(std::holds_alternative<int>(banana.result));
+    CHECK(contains(banana.err, "--arch banana"));
+    const auto p = parse({solution, "--arch", "sm_90a", "--include", GEMM_SOURCE_DIR "/harness/../harness"});
+    REQUIRE(std::holds_alternative<JudgeOptions>(p.result));
+    CHECK(std::get<JudgeOptions>(p.result).arch == "sm_90a");
+    CHECK(std::get<JudgeOptions>(p.result).include_dirs == std::vector<std::string>{GEMM_SOURCE_DIR "/harness"});
+}
+
+TEST_CASE("cache info and cache clean need no solution, and take --cache-dir after the action") {
+    const auto p = parse({"cache", "clean", "--cache-dir", "/tmp/c"});
+    REQUIRE(std::holds_alternative<JudgeOptions>(p.result));
+    CHECK(std::get<JudgeOptions>(p.result).cache_command == "clean");
+    CHECK(std::get<JudgeOptions>(p.result).cache_dir == "/tmp/c");
 }

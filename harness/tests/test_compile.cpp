@@ -1,14 +1,23 @@
-// nvcc → shared library, the cache, and CE. Needs nvcc, not a GPU; skipped without nvcc.
+// nvcc → shared library, the compile cache and CE. The argument and key tests need nothing;
+// the compile tests need nvcc, not a GPU (skipped without nvcc).
+#include "core/errors.hpp"
 #include "judge/compile.hpp"
+#include "judge/compile_cache.hpp"
+#include "judge/content_hash.hpp"
+#include "judge/dependency_file.hpp"
+#include "judge/folder_settings.hpp"
+#include "judge/gpu_target.hpp"
 #include "judge/process.hpp"
+#include "test_support.hpp"
 
 #include <algorithm>
 #include <doctest/doctest.h>
 #include <filesystem>
-#include <fstream>
-#include <unistd.h>
+#include <sys/stat.h>
 
 using namespace gemm;
+using gemm::test::contains;
+using gemm::test::TempFolder;
 namespace fs = std::filesystem;
 
 namespace {
@@ -18,84 +27,274 @@ bool have_nvcc() {
     return run.started && run.exit_code == 0;
 }
 
-CompileOptions options_in(const fs::path &cache) {
+#define REQUIRE_NVCC()                                                                                                 \
+    if (!have_nvcc()) {                                                                                                \
+        MESSAGE("nvcc not found: compile test not run");                                                               \
+        return;                                                                                                        \
+    }
+
+CompileOptions options_in(const TempFolder &folder) {
     CompileOptions o;
     o.nvcc = GEMM_NVCC;
-    o.cache_dir = cache.string();
+    o.cache_dir = folder.at("cache");
     return o;
 }
 
-fs::path fresh_dir(const char *name) {
-    const auto dir = fs::temp_directory_path() / (std::string(name) + "-" + std::to_string(::getpid()));
-    fs::remove_all(dir);
-    fs::create_directories(dir);
-    return dir;
+// The smallest solution nvcc compiles, calling a kernel `fill` from a header.
+const std::string solve_calling_fill =
+    "extern \"C\" void solve(const float *, const float *, float *C, int, int, int) {\n"
+    "    fill<<<1, 1>>>(C);\n    cudaDeviceSynchronize();\n}\n";
+const std::string solution_with_helper = "#include \"helper.cuh\"\n" + solve_calling_fill;
+const char *good_helper = "__global__ void fill(float *c) { c[0] = 1; }\n";
+
+bool has(const std::vector<std::string> &args, const std::string &a) {
+    return std::find(args.begin(), args.end(), a) != args.end();
 }
 
 } // namespace
 
-TEST_CASE("the cache key changes with the source, the flags and the compiler") {
-    const auto base = cache_key("a", {"-O3"}, "v1");
-    CHECK(base.size() == 16);
-    CHECK(cache_key("a", {"-O3"}, "v1") == base);
-    CHECK(cache_key("b", {"-O3"}, "v1") != base);
-    CHECK(cache_key("a", {"-O2"}, "v1") != base);
-    CHECK(cache_key("a", {"-O3"}, "v2") != base);
-    CHECK(cache_key("a", {"-O", "3"}, "v1") != cache_key("a", {"-O3"}, "v1"));
+TEST_CASE("the cache entry changes with the source's name, the flags and the compiler") {
+    const auto base = cache_entry_name("/s/sol.cu", {"-O3"}, "v1");
+    CHECK(base.rfind("sol-", 0) == 0);
+    CHECK(base.size() == 4 + 32);
+    CHECK(cache_entry_name("/s/sol.cu", {"-O3"}, "v1") == base);
+    CHECK(cache_entry_name("/s/sol.cu", {"-O2"}, "v1") != base);
+    CHECK(cache_entry_name("/s/sol.cu", {"-O3"}, "v2") != base);
+    CHECK(cache_entry_name("/s/sol.cu", {"-O", "3"}, "v1") != base);
 }
 
-TEST_CASE("nvcc arguments build a shared library for the requested target") {
+TEST_CASE("field hashes are length-prefixed and file hashes follow the bytes") {
+    CHECK(hash_of_fields({"ab", "c"}) != hash_of_fields({"a", "bc"}));
+    CHECK(hash_of_fields({"ab", "c"}) == hash_of_fields({"ab", "c"}));
+    TempFolder folder;
+    const auto file = folder.write("f", "some bytes");
+    const auto first = hash_of_file(file);
+    REQUIRE(first);
+    CHECK(first->size() == 32);
+    folder.write("f", "some bytez");
+    CHECK(hash_of_file(file) != first);
+    CHECK_FALSE(hash_of_file(folder.at("missing")));
+}
+
+TEST_CASE("nvcc's dependency output gives every file it read, unescaped") {
+    const std::string rule = "o:ut.so.part : sol.cu \\\n"
+                             "    /usr/include/stdc-predef.h \\\r\n"
+                             "    my\\ headers/helper.cuh \\\n"
+                             "    /usr/include/c++/12/cstdio\n"
+                             "sol.cu:\n";
+    CHECK(dependency_file_inputs(rule) == std::vector<std::string>{"sol.cu", "/usr/include/stdc-predef.h",
+                                                                   "my headers/helper.cuh",
+                                                                   "/usr/include/c++/12/cstdio"});
+    CHECK(dependency_file_inputs("").empty());
+    CHECK(dependency_file_inputs("no rule here").empty());
+}
+
+TEST_CASE("a Hopper gets the arch-specific sm_90a by default, and every later GPU its a-variant") {
+    CHECK(default_target(9, 0) == "sm_90a");
+    CHECK(default_target(10, 0) == "sm_100a");
+    CHECK(default_target(12, 0) == "sm_120a");
+    CHECK(default_target(8, 6) == "sm_86");
+    CHECK(default_target(7, 5) == "sm_75");
+}
+
+TEST_CASE("an arch-specific target is one -gencode pair, a plain one -arch") {
+    CHECK(target_arguments("sm_90a") == std::vector<std::string>{"-gencode=arch=compute_90a,code=sm_90a"});
+    CHECK(target_arguments("sm_100f") == std::vector<std::string>{"-gencode=arch=compute_100f,code=sm_100f"});
+    CHECK(target_arguments("sm_90") == std::vector<std::string>{"-arch=sm_90"});
+    CHECK(target_arguments("").empty());
+    for (const char *bad : {"banana", "sm_9", "sm_90b", "compute_90", "sm_90a ", "-arch=sm_90"}) {
+        CAPTURE(bad);
+        CHECK_FALSE(is_target_name(bad));
+    }
+}
+
+TEST_CASE("a target is known to nvcc when its base is listed and has that variant") {
+    const std::string listed = "sm_75\nsm_80\nsm_86\nsm_90\nsm_100\nsm_120\n";
+    CHECK(nvcc_knows_target("sm_90", listed));
+    CHECK(nvcc_knows_target("sm_90a", listed));
+    CHECK(nvcc_knows_target("sm_100f", listed));
+    CHECK_FALSE(nvcc_knows_target("sm_86a", listed));
+    CHECK_FALSE(nvcc_knows_target("sm_90f", listed));
+    CHECK_FALSE(nvcc_knows_target("sm_35", listed));
+    CHECK_FALSE(nvcc_knows_target("sm_9", listed));
+}
+
+TEST_CASE("nvcc arguments build a shared library for the target with the include folders") {
     CompileOptions o;
     o.nvcc = "nvcc";
-    o.arch = "sm_90";
+    o.arch = "sm_90a";
+    o.include_dirs = {"/opt/cutlass/include"};
     const auto args = nvcc_arguments("x.cu", "x.so", o);
-    auto has = [&](const std::string &a) { return std::find(args.begin(), args.end(), a) != args.end(); };
-    CHECK(has("-shared"));
-    CHECK(has("-arch=sm_90"));
-    CHECK(has("-lcublas"));
-    CHECK(has("x.cu"));
+    CHECK(has(args, "-shared"));
+    CHECK(has(args, "-gencode=arch=compute_90a,code=sm_90a"));
+    CHECK_FALSE(has(args, "-arch=sm_90a"));
+    CHECK(has(args, "-I/opt/cutlass/include"));
+    CHECK(has(args, "-lcublas"));
+    CHECK(has(args, "x.cu"));
+}
+
+TEST_CASE("without XDG_CACHE_HOME and HOME the cache is a folder of the user's own below /tmp") {
+    const std::string home = std::getenv("HOME") ? std::getenv("HOME") : "";
+    const char *xdg = std::getenv("XDG_CACHE_HOME");
+    const std::string saved_xdg = xdg ? xdg : "";
+    unsetenv("XDG_CACHE_HOME");
+    unsetenv("HOME");
+    const auto folder = default_cache_dir();
+    if (!home.empty()) setenv("HOME", home.c_str(), 1);
+    if (xdg) setenv("XDG_CACHE_HOME", saved_xdg.c_str(), 1);
+    CHECK(folder == (fs::temp_directory_path() / ("gemm-judge-" + std::to_string(geteuid()))).string());
+}
+
+TEST_CASE("the cache folder is created private, and one open to other users or not writable is refused") {
+    TempFolder folder;
+    const CompileCache cache(folder.at("new/cache"));
+    struct stat s {};
+    REQUIRE(stat(cache.folder().c_str(), &s) == 0);
+    CHECK((s.st_mode & 0777) == 0700);
+
+    fs::create_directories(folder.at("shared"));
+    chmod(folder.at("shared").c_str(), 0777);
+    CHECK_THROWS_WITH_AS(CompileCache(folder.at("shared")), doctest::Contains("writable by other users"), SetupError);
+
+    const auto file = folder.write("a-file", "x");
+    CHECK_THROWS_WITH_AS(CompileCache(file + "/cache"), doctest::Contains("cannot be created: Not a directory"),
+                         SetupError);
+    if (geteuid() == 0) { // only root can hand a folder to another user
+        fs::create_directories(folder.at("theirs"));
+        REQUIRE(chown(folder.at("theirs").c_str(), 65534, 65534) == 0);
+        CHECK_THROWS_WITH_AS(CompileCache(folder.at("theirs")), doctest::Contains("belongs to user 65534"), SetupError);
+    }
+}
+
+TEST_CASE("an nvcc that cannot run is a setup error naming --nvcc, not CE") {
+    TempFolder folder;
+    CompileOptions o = options_in(folder);
+    o.nvcc = "/nonexistent/nvcc";
+    const auto source = folder.write("sol.cu", solution_with_helper);
+    CHECK_THROWS_WITH_AS(compile_solution(source, o), doctest::Contains("--nvcc"), SetupError);
 }
 
 TEST_CASE("a solution compiles once and is then taken from the cache") {
-    if (!have_nvcc()) {
-        MESSAGE("nvcc not found: compile test not run");
-        return;
-    }
-    const auto cache = fresh_dir("gemm-compile-cache");
-    const auto first = compile_solution(std::string(GEMM_SOURCE_DIR) + "/solutions/naive.cu", options_in(cache));
+    REQUIRE_NVCC();
+    TempFolder folder;
+    folder.write("helper.cuh", good_helper);
+    const auto source = folder.write("sol.cu", solution_with_helper);
+    const auto first = compile_solution(source, options_in(folder));
     REQUIRE_MESSAGE(first.ok, first.diagnostics);
     CHECK_FALSE(first.cached);
     CHECK(fs::exists(first.library));
-    const auto second = compile_solution(std::string(GEMM_SOURCE_DIR) + "/solutions/naive.cu", options_in(cache));
+    const auto second = compile_solution(source, options_in(folder));
     CHECK(second.ok);
     CHECK(second.cached);
     CHECK(second.library == first.library);
-    fs::remove_all(cache);
+    for (const auto &entry : fs::directory_iterator(folder.at("cache")))
+        CHECK_FALSE(contains(entry.path().string(), ".part")); // nothing half-written is left
+}
+
+TEST_CASE("a changed header is compiled again: garbage in it is CE, not a cached library") {
+    REQUIRE_NVCC();
+    TempFolder folder;
+    folder.write("helper.cuh", good_helper);
+    const auto source = folder.write("sol.cu", solution_with_helper);
+    REQUIRE(compile_solution(source, options_in(folder)).ok);
+    folder.write("helper.cuh", "this is not C++\n");
+    const auto broken = compile_solution(source, options_in(folder));
+    CHECK_FALSE(broken.ok);
+    CHECK_FALSE(broken.cached);
+    CHECK(contains(broken.diagnostics, "helper.cuh(1)"));
+}
+
+TEST_CASE("a truncated cached library is found out and rebuilt") {
+    REQUIRE_NVCC();
+    TempFolder folder;
+    folder.write("helper.cuh", good_helper);
+    const auto source = folder.write("sol.cu", solution_with_helper);
+    const auto first = compile_solution(source, options_in(folder));
+    REQUIRE(first.ok);
+    fs::resize_file(first.library, fs::file_size(first.library) / 2);
+    const auto second = compile_solution(source, options_in(folder));
+    CHECK(second.ok);
+    CHECK_FALSE(second.cached);
+    CHECK(second.rebuilt_damaged);
+    CHECK(fs::file_size(second.library) > fs::file_size(first.library) / 2);
+    CHECK(compile_solution(source, options_in(folder)).cached);
+}
+
+TEST_CASE("a cached library that others may write is not loaded but rebuilt") {
+    REQUIRE_NVCC();
+    TempFolder folder;
+    folder.write("helper.cuh", good_helper);
+    const auto source = folder.write("sol.cu", solution_with_helper);
+    const auto first = compile_solution(source, options_in(folder));
+    REQUIRE(first.ok);
+    chmod(first.library.c_str(), 0777);
+    const auto second = compile_solution(source, options_in(folder));
+    CHECK(second.ok);
+    CHECK_FALSE(second.cached);
+    struct stat s {};
+    REQUIRE(stat(second.library.c_str(), &s) == 0);
+    CHECK((s.st_mode & 022) == 0);
+}
+
+TEST_CASE("a header library from an include folder is compiled with and keyed by its headers") {
+    REQUIRE_NVCC();
+    TempFolder folder;
+    folder.write("lib/include/mylib/fill.cuh", good_helper);
+    const auto source = folder.write("sol/sol.cu", "#include <mylib/fill.cuh>\n" + solve_calling_fill);
+    CompileOptions o = options_in(folder);
+    CHECK_FALSE(compile_solution(source, o).ok); // without the folder nvcc cannot find the header
+    o.include_dirs = {folder.at("lib/include")};
+    const auto first = compile_solution(source, o);
+    REQUIRE_MESSAGE(first.ok, first.diagnostics);
+    CHECK(compile_solution(source, o).cached);
+    folder.write("lib/include/mylib/fill.cuh", "__global__ void fill(float *c) { c[0] = 2; }\n");
+    const auto edited = compile_solution(source, o);
+    CHECK(edited.ok);
+    CHECK_FALSE(edited.cached);
+    CHECK(edited.library != first.library);
 }
 
 TEST_CASE("an nvcc failure is reported with nvcc's file(line) message and leaves nothing in the cache") {
-    if (!have_nvcc()) {
-        MESSAGE("nvcc not found: compile test not run");
-        return;
-    }
-    const auto cache = fresh_dir("gemm-compile-ce");
-    const auto source = cache / "broken.cu";
-    std::ofstream(source) << "extern \"C\" void solve(const float*, const float*, float*, int, int, int) {\n"
-                             "  this_is_not_declared();\n}\n";
-    const auto r = compile_solution(source.string(), options_in(cache));
+    REQUIRE_NVCC();
+    TempFolder folder;
+    const auto source = folder.write("broken.cu", "extern \"C\" void solve(const float*, const float*, float*, "
+                                                  "int, int, int) {\n  this_is_not_declared();\n}\n");
+    const auto r = compile_solution(source, options_in(folder));
     CHECK_FALSE(r.ok);
-    CHECK(r.diagnostics.find("broken.cu(2)") != std::string::npos);
-    CHECK(r.diagnostics.find("error") != std::string::npos);
-    std::size_t libraries = 0;
-    for (const auto &entry : fs::directory_iterator(cache)) libraries += entry.path().extension() == ".so";
-    CHECK(libraries == 0);
-    fs::remove_all(cache);
+    CHECK(contains(r.diagnostics, "broken.cu(2)"));
+    CHECK(contains(r.diagnostics, "error"));
+    CHECK(fs::is_empty(folder.at("cache")));
 }
 
-TEST_CASE("a missing nvcc is a clear message, not a crash") {
-    CompileOptions o = options_in(fs::temp_directory_path());
-    o.nvcc = "/nonexistent/nvcc";
-    const auto r = compile_solution(std::string(GEMM_SOURCE_DIR) + "/solutions/naive.cu", o);
-    CHECK_FALSE(r.ok);
-    CHECK(r.diagnostics.find("cannot run nvcc") != std::string::npos);
+TEST_CASE("cache info counts the libraries and clean removes only the cache's own files") {
+    REQUIRE_NVCC();
+    TempFolder folder;
+    folder.write("helper.cuh", good_helper);
+    const auto source = folder.write("sol.cu", solution_with_helper);
+    REQUIRE(compile_solution(source, options_in(folder)).ok);
+    folder.write("cache/notes.txt", "mine");
+    CompileCache cache(folder.at("cache"));
+    const CacheUsage before = cache.usage();
+    CHECK(before.libraries == 1);
+    CHECK(before.bytes > 0);
+    CHECK(cache.clean().libraries == 1);
+    CHECK(cache.usage().libraries == 0);
+    CHECK(fs::exists(folder.at("cache/notes.txt")));
+}
+
+TEST_CASE("a folder's gemm-judge.conf names include folders relative to itself, and refuses what it does not know") {
+    TempFolder folder;
+    fs::create_directories(folder.at("lib/include"));
+    const auto solution = folder.write("solutions/sol.cu", "");
+    CHECK(folder_settings(solution).include_dirs.empty());
+    folder.write("solutions/gemm-judge.conf", "\xef\xbb\xbf# CUTLASS\n\ninclude ../lib/include  # relative\n");
+    const auto settings = folder_settings(solution);
+    CHECK(settings.file == folder.at("solutions/gemm-judge.conf"));
+    CHECK(settings.include_dirs == std::vector<std::string>{folder.at("lib/include")});
+    folder.write("solutions/gemm-judge.conf", "include ../lib/include\nflags -O0\n");
+    CHECK_THROWS_WITH_AS(folder_settings(solution), doctest::Contains("gemm-judge.conf:2: unknown setting `flags`"),
+                         SetupError);
+    folder.write("solutions/gemm-judge.conf", "include\n");
+    CHECK_THROWS_WITH_AS(folder_settings(solution), doctest::Contains("gemm-judge.conf:1: expected `include DIR`"),
+                         SetupError);
 }

@@ -144,7 +144,11 @@ TEST_CASE("without a GPU the judge compiles the solution, says so and exits 6") 
     }
     const auto run = run_judge(source_dir + "/solutions/tiled.cu", {}, "no-gpu-tiled");
     CHECK(run.exit_code == 6);
-    CHECK(run.output.find("no CUDA GPU is present") != std::string::npos);
+    CHECK(run.output.find("judge: no GPU: ") != std::string::npos);
+    REQUIRE(run.report.is_object());
+    CHECK(run.report["summary"]["exit_status"] == 6);
+    CHECK(run.report["summary"]["worst"].is_null());
+    CHECK(run.report["summary"]["no_gpu"].get<std::string>().find("nvidia-smi") != std::string::npos);
 }
 
 TEST_CASE("a bad command line is a usage error") {

@@ -453,3 +453,66 @@ TEST_CASE("magnitudes that would make FP32 products subnormal are rejected") {
     CHECK(contains(rejection("shape 1 1 1\ndata explicit\nA\n1e-20\nB\n1\n"), "non-zero but below 1e-15"));
     CHECK(rejection("shape 1 2 1\ndata explicit\nA\n0 1e-15\nB\n1\n2\n").empty());
 }
+
+TEST_CASE("a leading UTF-8 byte order mark is not part of the first key") {
+    const auto tc = parse_testcase("\xef\xbb\xbfshape 2 3 4\ndata normal\nseed 1\n", "bom.case", "secret/bom");
+    CHECK(tc.M == 2);
+}
+
+TEST_CASE("control bytes from a file reach a message escaped") {
+    const auto why = rejection("\x1b[31mshape 1 1 1\n", "red\x07.case");
+    CHECK(why == "red\\x07.case:1: unknown key `\\x1b[31mshape` (expected shape, data, seed, time_limit, A, B or C)");
+    CHECK_FALSE(contains(why, "\x1b"));
+}
+
+TEST_CASE("a shape no GPU holds or no time limit covers is refused at its shape line") {
+    CHECK(starts_with(rejection("data normal\nshape 2147483647 2147483647 2147483647\nseed 1\n"),
+                      "t.case:2: A, B and C of this shape need "));
+    const auto slow = rejection("shape 100000 100000 100000\ndata normal\nseed 1\n");
+    CHECK(starts_with(slow, "t.case:1: the default time limit of this shape would be 20001 s"));
+    CHECK(contains(slow, "add `time_limit SECONDS`"));
+    CHECK(rejection("shape 100000 100000 100000\ndata normal\nseed 1\ntime_limit 600\n").empty());
+    CHECK(rejection("shape 32768 65600 16\ndata uniform -1 1\nseed 301\n").empty()); // huge/01
+}
+
+TEST_CASE("a case from command-line options names the option of a bad value") {
+    auto problem = [](const std::vector<OptionLine> &lines) {
+        try {
+            parse_option_case(lines, "shape/x", "--shape 2x2x2 with --data 'uniform -1e30 1e30'");
+        } catch (const UsageError &e) {
+            return std::string(e.what());
+        }
+        return std::string();
+    };
+    CHECK(problem({{"--shape 0x2x2", "shape 0 2 2"}, {"--data 'normal'", "data normal"}, {"--seed 1", "seed 1"}}) ==
+          "--shape 0x2x2: M must be between 1 and 2147483647, got 0");
+    CHECK(problem({{"--shape 2x2x2", "shape 2 2 2"},
+                   {"--data 'uniform 1 1'", "data uniform 1 1"},
+                   {"--seed 1", "seed 1"}}) == "--data 'uniform 1 1': uniform needs LOW < HIGH");
+    CHECK(starts_with(problem({{"--shape 2x2x2", "shape 2 2 2"},
+                               {"--data 'uniform -1e30 1e30'", "data uniform -1e30 1e30"},
+                               {"--seed 1", "seed 1"}}),
+                      "--shape 2x2x2 with --data 'uniform -1e30 1e30': the result could overflow FP32"));
+    CHECK(problem({{"--shape 2x2x2", "shape 2 2 2"}, {"--data 'normal'", "data normal"}, {"--seed 1", "seed 1"}})
+              .empty());
+}
+
+TEST_CASE("a selector picks a case by its last part at any depth") {
+    CHECK(case_selected("secret/deep/er/07-x", "07-x"));
+    CHECK(case_selected("secret/deep/er/07-x", "er/07-x"));
+    CHECK(case_selected("secret/deep/er/07-x", "secret"));
+    CHECK_FALSE(case_selected("secret/deep/er/07-x", "deep"));
+    CHECK_FALSE(case_selected("secret/deep/er/07-x", "r/07-x"));
+}
+
+TEST_CASE("a lenient load keeps the good cases and reports each bad file") {
+    TempDir dir;
+    dir.write("secret/01-good.case", "shape 2 2 2\ndata normal\nseed 1\n");
+    dir.write("secret/02-bad.case", "shape 2 2\n");
+    const Suite suite = load_suite_leniently(dir.path.string());
+    REQUIRE(suite.cases.size() == 1);
+    CHECK(suite.cases[0].name == "secret/01-good");
+    REQUIRE(suite.problems.size() == 1);
+    CHECK(contains(suite.problems[0], "02-bad.case:1: expected `shape M N K`"));
+    CHECK(load_suite_leniently((dir.path / "missing").string()).problems.size() == 1);
+}

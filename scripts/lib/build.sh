@@ -1,8 +1,9 @@
 # Shared by ./judge, scripts/test and scripts/gpu-check: make sure the header-only
-# dependencies are there, then configure and build the harness in $build.
+# dependencies are there, then configure and build the harness in $build: once, however
+# many of them start at the same moment, and always from the checkout in $root.
 # Expects $root (the repository) and $build (the build folder) to be set.
 
-debian_packages="libcli11-dev doctest-dev nlohmann-json3-dev"
+debian_packages="libcli11-dev doctest-dev nlohmann-json3-dev libxxhash-dev"
 
 # Staged copies of the packages (scripts/stage-deps) for machines without a registry.
 prefix_args=()
@@ -10,7 +11,8 @@ if [ -d "$root/.deps/usr" ]; then prefix_args=(-DCMAKE_PREFIX_PATH="$root/.deps/
 
 have_dependencies() {
     [ -d "$root/.deps/usr" ] && return 0
-    [ -f /usr/include/CLI/CLI.hpp ] && [ -f /usr/include/doctest/doctest.h ] && [ -f /usr/include/nlohmann/json.hpp ]
+    [ -f /usr/include/CLI/CLI.hpp ] && [ -f /usr/include/doctest/doctest.h ] && [ -f /usr/include/nlohmann/json.hpp ] &&
+        [ -f /usr/include/xxhash.h ]
 }
 
 ensure_dependencies() {
@@ -23,29 +25,71 @@ ensure_dependencies() {
         }
         return 0
     fi
-    echo "judge: JE: missing build dependencies. Install them with:" >&2
+    echo "judge: setup: missing build dependencies. Install them with:" >&2
     echo "    sudo apt-get install $debian_packages" >&2
-    exit 5
+    exit 7
 }
 
-# Configures once, then lets the build tool decide what is out of date (a no-op
-# build takes a fraction of a second). Quiet unless something fails.
-build_harness() {
-    ensure_dependencies
-    local log="$build/build.log"
-    mkdir -p "$build"
-    if [ ! -f "$build/CMakeCache.txt" ]; then
-        local generator=()
-        command -v ninja >/dev/null && generator=(-G Ninja)
-        if ! cmake -S "$root" -B "$build" "${generator[@]}" "${prefix_args[@]}" >"$log" 2>&1; then
-            cat "$log" >&2
-            echo "judge: JE: configuring the harness failed (log: $log)" >&2
-            exit 5
-        fi
+setup_error() {
+    echo "judge: setup: $*" >&2
+    exit 7
+}
+
+# A complete build in a folder this user may not write (another user's checkout, a
+# read-only mount) is used as it is: judging then writes nothing to the tree.
+built_and_read_only() {
+    [ -x "$build/bin/gemm-judge" ] && [ -x "$build/bin/gemm-worker" ] && [ ! -w "$build" ]
+}
+
+# A build folder configured for another checkout (this one is a copy, or was moved) is
+# configured again for this one: CMake would otherwise build the other checkout's
+# sources, or stop because they are gone.
+forget_other_checkout() {
+    local cache="$build/CMakeCache.txt" source cache_dir
+    [ -f "$cache" ] || return 0
+    source="$(sed -n 's/^CMAKE_HOME_DIRECTORY:INTERNAL=//p' "$cache")"
+    cache_dir="$(sed -n 's/^CMAKE_CACHEFILE_DIR:INTERNAL=//p' "$cache")"
+    if [ "$(readlink -m "$source")" != "$(readlink -m "$root")" ] ||
+        [ "$(readlink -m "$cache_dir")" != "$(readlink -m "$build")" ]; then
+        echo "judge: $build was configured for $source; configuring it for $root" >&2
+        rm -rf "$build/CMakeCache.txt" "$build/CMakeFiles"
     fi
-    if ! cmake --build "$build" "$@" >"$log" 2>&1; then
+}
+
+# Runs one step quietly; on failure shows its output, keeps it as $build/build.log and
+# stops with JE. A step that succeeds writes no log: a no-op build leaves the tree as it is.
+quietly() {
+    local what="$1" log
+    shift
+    log="$(mktemp)"
+    if ! "$@" >"$log" 2>&1; then
         cat "$log" >&2
-        echo "judge: JE: building the harness failed (log: $log)" >&2
+        cp "$log" "$build/build.log" 2>/dev/null || true
+        rm -f "$log"
+        echo "judge: JE: $what failed (log: $build/build.log)" >&2
         exit 5
     fi
+    rm -f "$log"
+}
+
+# Configures once, then lets the build tool decide what is out of date (a no-op build
+# takes a fraction of a second). An exclusive lock on the build folder serialises
+# concurrent runs: the first builds, the others wait and find nothing to do.
+build_harness() {
+    ensure_dependencies
+    mkdir -p "$build" 2>/dev/null ||
+        setup_error "cannot create the build folder $build; set GEMM_JUDGE_BUILD_DIR to a folder you can write"
+    [ -w "$build" ] ||
+        setup_error "the build folder $build is not writable and holds no complete build; set GEMM_JUDGE_BUILD_DIR to a folder you can write"
+    local lock
+    exec {lock}>>"$build/.build-lock"
+    if command -v flock >/dev/null; then flock "$lock"; fi
+    forget_other_checkout
+    if [ ! -f "$build/CMakeCache.txt" ] || { [ ! -f "$build/build.ninja" ] && [ ! -f "$build/Makefile" ]; }; then
+        local generator=()
+        command -v ninja >/dev/null && generator=(-G Ninja)
+        quietly "configuring the harness" cmake -S "$root" -B "$build" "${generator[@]}" "${prefix_args[@]}"
+    fi
+    quietly "building the harness" cmake --build "$build" "$@"
+    exec {lock}>&-
 }

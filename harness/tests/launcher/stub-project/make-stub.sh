@@ -1,0 +1,17 @@
+#!/bin/sh
+# make-stub.sh SOURCE BIN: writes BIN/gemm-judge and BIN/gemm-worker, programs that say
+# which checkout they were built from and which suite ./judge pointed them at.
+set -eu
+source="$1" bin="$2" build="$(dirname "$2")"
+mkdir -p "$bin"
+mkdir "$build/building" 2>/dev/null || echo "overlap" >>"$build/overlaps.log"
+echo "build" >>"$build/builds.log"
+sleep 2
+cat >"$bin/gemm-judge" <<PROGRAM
+#!/bin/sh
+echo "built from $source"
+echo "suite \${GEMM_JUDGE_ROOT:-unset}/testcases"
+PROGRAM
+chmod +x "$bin/gemm-judge"
+cp "$bin/gemm-judge" "$bin/gemm-worker"
+rmdir "$build/building"

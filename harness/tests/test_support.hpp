@@ -1,0 +1,40 @@
+// Helpers shared by the suites that work with files and child processes.
+#pragma once
+
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <string>
+#include <unistd.h>
+
+namespace gemm::test {
+
+// A fresh, empty folder below the system's temporary folder, removed when the test ends.
+struct TempFolder {
+    std::filesystem::path path;
+    explicit TempFolder(const std::string &label = "gemm-test") {
+        const auto stamp = std::chrono::steady_clock::now().time_since_epoch().count();
+        path = std::filesystem::temp_directory_path() /
+               (label + "-" + std::to_string(getpid()) + "-" + std::to_string(stamp));
+        std::filesystem::create_directories(path);
+    }
+    ~TempFolder() {
+        std::error_code ec;
+        std::filesystem::remove_all(path, ec);
+    }
+    TempFolder(const TempFolder &) = delete;
+    TempFolder &operator=(const TempFolder &) = delete;
+
+    // Writes `text` to `relative` below the folder (creating its folders); returns the path.
+    std::string write(const std::string &relative, const std::string &text) const {
+        const auto file = path / relative;
+        std::filesystem::create_directories(file.parent_path());
+        std::ofstream(file, std::ios::binary) << text;
+        return file.string();
+    }
+    std::string at(const std::string &relative) const { return (path / relative).string(); }
+};
+
+inline bool contains(const std::string &text, const std::string &part) { return text.find(part) != std::string::npos; }
+
+} // namespace gemm::test
