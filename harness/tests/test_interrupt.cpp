@@ -59,7 +59,8 @@ int signal_that_ended(pid_t pid) {
 std::string slow_nvcc(const TempFolder &folder, const std::string &pid_file) {
     const auto path =
         folder.write("slow-nvcc", "#!/bin/sh\n"
-                                  "case \"$1\" in --version) echo fake nvcc; exit 0 ;; esac\n"
+                                  "case \"$1\" in --version) echo fake nvcc; exit 0 ;;\n"
+                                  "  --list-gpu-code) echo sm_90; echo sm_90a; exit 0 ;; esac\n"
                                   "prev=''\n"
                                   "for a in \"$@\"; do [ \"$prev\" = -o ] && : > \"$a\"; prev=\"$a\"; done\n"
                                   "sleep 300 &\n"

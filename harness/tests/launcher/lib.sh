@@ -21,6 +21,9 @@ make_checkout() {
     cp "$repo/scripts/test" "$1/scripts/"
     cp "$repo/scripts/lib/build.sh" "$1/scripts/lib/"
     cp "$here/stub-project/CMakeLists.txt" "$here/stub-project/make-stub.sh" "$1/"
+    # A machine without a package registry (the GPU machine) has the dependencies only as
+    # the repository's staged copies (scripts/stage-deps): the stand-in checkout gets them too.
+    if [ -d "$repo/.deps" ]; then cp -r "$repo/.deps" "$1/"; fi
 }
 
 # expect_output FILE TEXT: FILE holds the line TEXT.
