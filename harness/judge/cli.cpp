@@ -129,6 +129,8 @@ void check_paths(JudgeOptions &o) {
         throw UsageError(o.solution + ": a solution is a CUDA source file ending in .cu");
     if (!o.json_path.empty())
         if (const auto why = why_not_writable(o.json_path)) throw UsageError("--json " + o.json_path + ": " + *why);
+    if (!o.junit_path.empty())
+        if (const auto why = why_not_writable(o.junit_path)) throw UsageError("--junit " + o.junit_path + ": " + *why);
     if (!o.arch.empty() && !is_target_name(o.arch))
         throw UsageError("--arch " + o.arch + ": expected a GPU target such as sm_90, sm_90a or sm_100f");
     for (auto &dir : o.include_dirs) dir = fs::absolute(dir).lexically_normal().string();
@@ -210,6 +212,7 @@ std::variant<JudgeOptions, int> parse_command_line(int argc, const char *const *
                    "gemm-judge.conf may name more")
         ->check(CLI::ExistingDirectory);
     app.add_option("--json", o.json_path, "also write every figure, the GPU, driver and clocks to this JSON file");
+    app.add_option("--junit", o.junit_path, "also write the verdicts as a JUnit XML file, for CI systems");
     app.add_option("--time-budget", o.time_budget_s, "seconds of timed calls per case (at least 5 calls)")
         ->check(CLI::Range(0.0, 60.0))
         ->capture_default_str();

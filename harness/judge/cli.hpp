@@ -18,6 +18,7 @@ struct JudgeOptions {
     std::string testcases_dir;
     std::string arch;
     std::string json_path;
+    std::string junit_path;
     std::string nvcc;
     std::string cache_dir;
     std::vector<std::string> include_dirs; // --include, absolute

@@ -19,6 +19,7 @@
 #include "judge/interrupt.hpp"
 #include "judge/process.hpp"
 #include "judge/report.hpp"
+#include "judge/reporter.hpp"
 #include "judge/sanitizer.hpp"
 #include "judge/shrink.hpp"
 #include "judge/stress.hpp"
@@ -104,17 +105,6 @@ int list_cases(const JudgeOptions &o) {
     return 0;
 }
 
-// The report of a run that judged nothing for want of a GPU: why, and the status it exits with.
-void write_no_gpu_report(const RunContext &context, const std::string &path, const std::string &why) {
-    if (path.empty()) return;
-    auto report = report_json(context, {}, exit_status::no_gpu);
-    report["summary"]["worst"] = nullptr;
-    report["summary"]["no_gpu"] = why;
-    std::ofstream out(path);
-    out << report.dump(2) << "\n";
-    if (!out) std::cerr << "judge: cannot write " << path << "\n";
-}
-
 // --include folders, then those of the solution folder's gemm-judge.conf.
 std::vector<std::string> include_dirs(const JudgeOptions &o) {
     std::vector<std::string> dirs = o.include_dirs;
@@ -158,9 +148,9 @@ class Progress {
 
 struct Run {
     const JudgeOptions &options;
+    Reporters &report;
     RunContext context;
     std::string worker;
-    nlohmann::json extra = nlohmann::json::object(); // shrink and stress findings for --json
     Progress progress;
 
     SupervisorOptions supervision(double time_limit_scale = 1.0) const {
@@ -201,26 +191,18 @@ struct Run {
         progress.clear();
         const std::string words = describe_thresholds(result);
         const std::string command = reproduce_command(result.smallest, g.seed, data);
-        std::cout << "smallest failing shape: " << shape_text(result.smallest) << " (" << result.attempts
-                  << " shapes tried)\n";
-        if (!words.empty()) std::cout << "  " << words << "\n";
-        std::cout << "  reproduce: " << command << "\n";
-        extra["shrink"] = {{"case", failing.name},
-                           {"smallest", shape_text(result.smallest, "x")},
-                           {"attempts", result.attempts},
-                           {"thresholds", result.thresholds},
-                           {"words", words},
-                           {"command", command}};
-    }
-
-    void print_row(const CaseResult &r, const TestCase &tc) const {
-        std::cout << format_row(r, options.show_output);
-        if (r.verdict == Verdict::WA && r.check && !r.check->map.empty())
-            std::cout << format_map(r.check->map, r.M, r.K);
-        if (r.verdict == Verdict::WA && policy_for(tc, options).reveal && tc.M * double(tc.N) <= 4096 &&
-            tc.N * double(tc.K) <= 4096)
-            std::cout << indent(show_case(tc));
-        std::cout << std::flush;
+        std::string text = "smallest failing shape: " + shape_text(result.smallest) + " (" +
+                           std::to_string(result.attempts) + " shapes tried)\n";
+        if (!words.empty()) text += "  " + words + "\n";
+        text += "  reproduce: " + command;
+        report.finding("shrink",
+                       {{"case", failing.name},
+                        {"smallest", shape_text(result.smallest, "x")},
+                        {"attempts", result.attempts},
+                        {"thresholds", result.thresholds},
+                        {"words", words},
+                        {"command", command}},
+                       text);
     }
 
     std::vector<CaseResult> judge_cases(Supervisor &supervisor, const std::vector<TestCase> &cases) {
@@ -231,14 +213,15 @@ struct Run {
             progress.show("[" + std::to_string(i + 1) + "/" + std::to_string(cases.size()) + "] running " + tc.name);
             if (bytes_needed(tc) > 0.9 * double(context.device.memory_bytes)) {
                 progress.clear();
-                std::cout << tc.name << "  skipped: needs " << int(bytes_needed(tc) / 1e9)
-                          << " GB of GPU memory, the GPU has " << int(context.device.memory_bytes / 1e9) << " GB\n";
+                report.case_skipped(tc, "needs " + std::to_string(int(bytes_needed(tc) / 1e9)) +
+                                            " GB of GPU memory, the GPU has " +
+                                            std::to_string(int(context.device.memory_bytes / 1e9)) + " GB");
                 continue;
             }
             const CasePolicy policy = policy_for(tc, options);
             results.push_back(supervisor.run_case(tc, policy));
             progress.clear();
-            print_row(results.back(), tc);
+            report.case_finished(results.back(), tc, policy);
             const Verdict v = results.back().verdict;
             if (!shrunk && (v == Verdict::WA || v == Verdict::RE) && policy.shrink) {
                 shrunk = true;
@@ -259,16 +242,18 @@ struct Run {
             results.push_back(supervisor.run_case(tc, untimed(policy_for(tc, options))));
             if (results.back().verdict == Verdict::AC) continue;
             progress.clear();
-            std::cout << "stress: shape " << i + 1 << " of " << shapes.size() << " failed\n";
-            print_row(results.back(), tc);
-            extra["stress"] = {{"shapes_run", i + 1}, {"failed", tc.name}};
+            report.finding("stress", {{"shapes_run", i + 1}, {"failed", tc.name}},
+                           "stress: shape " + std::to_string(i + 1) + " of " + std::to_string(shapes.size()) +
+                               " failed");
+            report.case_finished(results.back(), tc, policy_for(tc, options));
             if (options.shrink) shrink(supervisor, tc, results.back());
             return results;
         }
         progress.clear();
-        extra["stress"] = {{"shapes_run", shapes.size()}, {"failed", nullptr}};
-        std::cout << "stress: " << shapes.size() << " random shapes up to " << options.stress_max_size << ", seed "
-                  << options.seed << ": all AC\n";
+        report.finding("stress", {{"shapes_run", shapes.size()}, {"failed", nullptr}},
+                       "stress: " + std::to_string(shapes.size()) + " random shapes up to " +
+                           std::to_string(options.stress_max_size) + ", seed " + std::to_string(options.seed) +
+                           ": all AC");
         return results;
     }
 
@@ -303,35 +288,27 @@ struct Run {
             }
         }
         progress.clear();
-        for (std::size_t i = 0; i < cases.size(); ++i) print_row(results[i], cases[i]);
-        std::cout << "sanitizer: " << cases.size() << " cases with M·N·K ≤ 2^22 under " << sanitizer_tools().size()
-                  << " tools\n";
+        for (std::size_t i = 0; i < cases.size(); ++i)
+            report.case_finished(results[i], cases[i], policy_for(cases[i], options));
+        report.note("sanitizer: " + std::to_string(cases.size()) + " cases with M·N·K ≤ 2^22 under " +
+                    std::to_string(sanitizer_tools().size()) + " tools");
         return results;
-    }
-
-    static std::string indent(const std::string &text) {
-        std::string out;
-        std::size_t start = 0;
-        while (start < text.size()) {
-            const auto end = text.find('\n', start);
-            out += "      " + text.substr(start, end - start) + "\n";
-            if (end == std::string::npos) break;
-            start = end + 1;
-        }
-        return out;
     }
 };
 
-int finish(const Run &run, const std::vector<CaseResult> &results) {
+int finish(Run &run, const std::vector<CaseResult> &results) {
     const int status = results.empty() ? exit_status::all_accepted : exit_status_for(worst_verdict(results));
-    if (!run.options.json_path.empty()) {
-        auto report = report_json(run.context, results, status);
-        if (run.extra.is_object()) report.update(run.extra);
-        std::ofstream out(run.options.json_path);
-        out << report.dump(2) << "\n";
-        if (!out) std::cerr << "judge: cannot write " << run.options.json_path << "\n";
-    }
+    run.report.run_finished(run.context, results, status);
     return status;
+}
+
+// The reporters the command line asks for: the console always, --json and --junit files.
+Reporters reporters_for(const JudgeOptions &o) {
+    Reporters all;
+    all.add(std::make_unique<ConsoleReporter>(std::cout, o.show_output));
+    if (!o.json_path.empty()) all.add(std::make_unique<JsonReporter>(o.json_path));
+    if (!o.junit_path.empty()) all.add(std::make_unique<JUnitReporter>(o.junit_path));
+    return all;
 }
 
 std::vector<CaseResult> same_verdict_for_all(const std::vector<TestCase> &cases, Verdict v, const std::string &why) {
@@ -355,9 +332,11 @@ int judge(const JudgeOptions &o) {
         return exit_status::usage;
     }
 
-    Run run{o, {}, sibling_program("gemm-worker"), {}, {}};
+    Reporters report = reporters_for(o);
+    Run run{o, report, {}, sibling_program("gemm-worker"), {}};
     run.context.solution = o.solution;
     run.context.time_budget_s = o.time_budget_s;
+    run.context.precision = o.precision;
     run.context.device = probe(run.worker);
     run.context.arch = choose_target(o.arch, run.context.device, o.nvcc);
     run.context.compile =
@@ -366,35 +345,31 @@ int judge(const JudgeOptions &o) {
         std::cerr << "judge: the cached library of " << o.solution << " had changed on disk; it was rebuilt\n";
     const std::string file = fs::path(o.solution).filename().string();
     if (!run.context.compile.ok) {
-        std::cout << file << "  CE: nvcc failed\n" << run.context.compile.diagnostics;
-        if (run.context.compile.diagnostics.back() != '\n') std::cout << "\n";
+        report.compile_failed(run.context, "nvcc failed\n" + run.context.compile.diagnostics);
         return finish(run, same_verdict_for_all(cases, Verdict::CE, run.context.compile.diagnostics));
     }
     Supervisor supervisor(run.supervision());
     const WorkerStart start = supervisor.start();
     if (start.ok && !start.solve_error.empty()) {
-        std::cout << file << "  CE: " << start.solve_error << "\n";
+        report.compile_failed(run.context, start.solve_error);
         return finish(run, same_verdict_for_all(cases, Verdict::CE, start.solve_error));
     }
     if (!run.context.device.present) {
         const std::string why = explain_missing_gpu(run.context.device.error, std::getenv("CUDA_VISIBLE_DEVICES"));
-        std::cout << file << "  compiled for "
-                  << (run.context.arch.empty() ? "nvcc's default target" : run.context.arch)
-                  << (start.ok ? "; solve() found\n" : "; the worker could not load it: " + start.failure + "\n")
-                  << "judge: no GPU: " << why << ". Nothing was run.\n";
-        write_no_gpu_report(run.context, o.json_path, why);
+        report.finding("no_gpu", why,
+                       file + "  compiled for " +
+                           (run.context.arch.empty() ? "nvcc's default target" : run.context.arch) +
+                           (start.ok ? "; solve() found" : "; the worker could not load it: " + start.failure) +
+                           "\njudge: no GPU: " + why + ". Nothing was run.");
+        report.run_finished(run.context, {}, exit_status::no_gpu);
         return exit_status::no_gpu;
     }
 
-    std::cout << format_header(run.context);
-    if (o.precision != "fp32") std::cout << "precision: judged as " << o.precision << " (tensor cores admitted)\n";
-    std::cout << format_column_titles() << std::flush;
+    report.run_started(run.context);
     const std::vector<CaseResult> results = o.stress > 0 ? run.stress(supervisor)
                                             : o.sanitize ? run.sanitize(cases)
                                                          : run.judge_cases(supervisor, cases);
-    const int status = finish(run, results);
-    std::cout << format_summary(results, status) << format_verification(results);
-    return status;
+    return finish(run, results);
 }
 
 // The suite of the checkout the judge was started from: ./judge sets GEMM_JUDGE_ROOT, since

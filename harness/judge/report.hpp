@@ -16,6 +16,7 @@ struct RunContext {
     CompileResult compile;
     DeviceInfo device;
     double time_budget_s = 0;
+    std::string precision = "fp32"; // what the outputs are judged against
 };
 
 std::string format_header(const RunContext &run);
