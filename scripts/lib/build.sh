@@ -2,7 +2,7 @@
 # dependencies are there, then configure and build the harness in $build.
 # Expects $root (the repository) and $build (the build folder) to be set.
 
-debian_packages="libcli11-dev doctest-dev nlohmann-json3-dev"
+debian_packages="libcli11-dev doctest-dev nlohmann-json3-dev libsqlite3-dev"
 
 # Staged copies of the packages (scripts/stage-deps) for machines without a registry.
 prefix_args=()
@@ -10,7 +10,8 @@ if [ -d "$root/.deps/usr" ]; then prefix_args=(-DCMAKE_PREFIX_PATH="$root/.deps/
 
 have_dependencies() {
     [ -d "$root/.deps/usr" ] && return 0
-    [ -f /usr/include/CLI/CLI.hpp ] && [ -f /usr/include/doctest/doctest.h ] && [ -f /usr/include/nlohmann/json.hpp ]
+    [ -f /usr/include/CLI/CLI.hpp ] && [ -f /usr/include/doctest/doctest.h ] && [ -f /usr/include/nlohmann/json.hpp ] &&
+        [ -f /usr/include/sqlite3.h ]
 }
 
 ensure_dependencies() {
