@@ -181,6 +181,13 @@ void create_folders(const fs::path &folder, const std::string &path) {
     if (!fs::is_directory(folder)) throw HistoryError("history " + path + ": " + folder.string() + " is not a folder");
 }
 
+// 0 for a new file.
+long long stored_schema_version(sqlite3 *db, const std::string &path) {
+    Statement version(db, path, "PRAGMA user_version");
+    version.step();
+    return version.integer(0);
+}
+
 Attempt read_summary(const Statement &row) {
     Attempt a;
     a.id = row.integer(0);
@@ -242,9 +249,7 @@ History History::open(const std::string &path) {
     execute(db, path, "PRAGMA synchronous = FULL", "cannot read it as an SQLite database");
 
     WriteTransaction transaction(db, path);
-    Statement version(db, path, "PRAGMA user_version");
-    version.step();
-    const long long found = version.integer(0);
+    const long long found = stored_schema_version(db, path);
     if (found > schema_version)
         throw HistoryError("history " + path + ": written by a newer judge (schema " + std::to_string(found) +
                            ", this judge knows " + std::to_string(schema_version) + ")");
