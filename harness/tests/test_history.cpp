@@ -1,0 +1,499 @@
+// The history file: a round trip of every field, the queries (by solution, best,
+// leaderboard per GPU model), where the file lives, clear errors, and the two ways real
+// use goes wrong: a judge killed while it writes, and two judges writing at once. The
+// crash and concurrency tests fork writer processes and look at the file with SQLite
+// itself (integrity_check, rows no attempt owns), not only through History.
+#include <doctest/doctest.h>
+
+#include "judge/history.hpp"
+
+#include <sqlite3.h>
+
+#include <chrono>
+#include <csignal>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <functional>
+#include <string>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <thread>
+#include <unistd.h>
+
+using namespace gemm;
+namespace fs = std::filesystem;
+
+namespace {
+
+struct TempFolder {
+    fs::path path;
+    TempFolder() {
+        std::string pattern = (fs::temp_directory_path() / "gemm-history-test-XXXXXX").string();
+        path = ::mkdtemp(pattern.data());
+    }
+    ~TempFolder() {
+        std::error_code ec;
+        fs::remove_all(path, ec);
+    }
+    std::string at(const std::string &relative) const { return (path / relative).string(); }
+};
+
+Attempt scored(const std::string &solution, const std::string &gpu, std::optional<double> ratio, double ms,
+               const std::string &verdict = "AC", const std::string &mode = "rank") {
+    Attempt a;
+    a.mode = mode;
+    a.solution_name = solution;
+    a.solution_path = "/home/me/kernels/" + solution;
+    a.solution_hash = "hash-of-" + solution;
+    a.gpu_name = gpu;
+    a.driver_version = "580.159.04";
+    a.sm_clock_mhz = 1980;
+    a.judge_version = "test";
+    a.worst_verdict = verdict;
+    a.geomean_ms = ms;
+    a.geomean_ratio_to_cublas = ratio;
+    a.report_json = "{}";
+    return a;
+}
+
+// An attempt of many cases with many samples: recording it takes long enough for a
+// kill to land in the middle.
+Attempt large_attempt(int index, int cases) {
+    Attempt a = scored("writer.cu", "GPU", 0.5, 1.0);
+    a.solution_hash = "attempt-" + std::to_string(index);
+    for (int c = 0; c < cases; ++c) {
+        CaseRecord r{"perf/" + std::to_string(c), "AC", 1.0 + c, 0.01, 0.5, {}};
+        for (int s = 0; s < 100; ++s) r.samples_ms.push_back(1.0 + c + s * 1e-4);
+        a.cases.push_back(std::move(r));
+    }
+    return a;
+}
+
+// Runs body in a forked child that exits 0 when body returns, 1 (and says why) when it throws.
+pid_t spawn(const std::function<void()> &body) {
+    const pid_t pid = fork();
+    if (pid == 0) {
+        try {
+            body();
+        } catch (const std::exception &e) {
+            std::fprintf(stderr, "writer process: %s\n", e.what());
+            _exit(1);
+        }
+        _exit(0);
+    }
+    return pid;
+}
+
+int exit_status(pid_t pid) {
+    int status = 0;
+    waitpid(pid, &status, 0);
+    return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+}
+
+// The file as SQLite itself sees it: no History in between.
+struct RawDatabase {
+    sqlite3 *db = nullptr;
+    explicit RawDatabase(const std::string &path) { sqlite3_open(path.c_str(), &db); }
+    ~RawDatabase() { sqlite3_close(db); }
+    std::string text(const std::string &sql) const {
+        sqlite3_stmt *statement = nullptr;
+        std::string result = "(no row)";
+        if (sqlite3_prepare_v2(db, sql.c_str(), -1, &statement, nullptr) != SQLITE_OK) return sqlite3_errmsg(db);
+        if (sqlite3_step(statement) == SQLITE_ROW)
+            result = reinterpret_cast<const char *>(sqlite3_column_text(statement, 0));
+        sqlite3_finalize(statement);
+        return result;
+    }
+    long long number(const std::string &sql) const { return std::stoll(text(sql)); }
+    // The trace a partial attempt would leave.
+    long long case_rows_without_attempt() const {
+        return number("SELECT count(*) FROM cases WHERE attempt_id NOT IN (SELECT id FROM attempts)");
+    }
+};
+
+bool contains(const std::string &text, const std::string &part) { return text.find(part) != std::string::npos; }
+
+} // namespace
+
+TEST_CASE("an attempt comes back whole: every field, NULL scores, cases in order with their samples") {
+    TempFolder dir;
+    auto history = History::open(dir.at("history.sqlite"));
+    Attempt a = scored("tiled.cu", "NVIDIA H200", 0.16, 20.5);
+    a.time_utc = "2025-06-01T12:34:56Z";
+    a.percent_of_peak = 12.1;
+    a.noise_floor = 0.004;
+    a.report_json = R"({"solution":"tiled.cu","cases":[]})";
+    a.cases = {{"perf/01-cube-4096", "AC", 17.0, 0.01, 2.7, {17.1, 16.9, 17.0}},
+               {"secret/04-primes", "AC", 0.017, 0.05, std::nullopt, {0.017}},
+               {"sample/01-one-by-one", "WA", std::nullopt, std::nullopt, std::nullopt, {}}};
+    const long long id = history.record(a);
+    CHECK(id > 0);
+
+    const auto back = history.attempt(id);
+    REQUIRE(back);
+    CHECK(back->id == id);
+    CHECK(back->time_utc == a.time_utc);
+    CHECK(back->mode == "rank");
+    CHECK(back->solution_name == "tiled.cu");
+    CHECK(back->solution_path == "/home/me/kernels/tiled.cu");
+    CHECK(back->solution_hash == "hash-of-tiled.cu");
+    CHECK(back->gpu_name == "NVIDIA H200");
+    CHECK(back->driver_version == "580.159.04");
+    CHECK(back->sm_clock_mhz == 1980);
+    CHECK(back->judge_version == "test");
+    CHECK(back->worst_verdict == "AC");
+    CHECK(back->geomean_ms == 20.5);
+    CHECK(back->geomean_ratio_to_cublas == 0.16);
+    CHECK(back->percent_of_peak == 12.1);
+    CHECK(back->noise_floor == 0.004);
+    CHECK(back->report_json == a.report_json);
+    REQUIRE(back->cases.size() == 3);
+    CHECK(back->cases[0].name == "perf/01-cube-4096");
+    CHECK(back->cases[0].samples_ms == std::vector<double>{17.1, 16.9, 17.0});
+    CHECK(back->cases[0].cublas_median_ms == 2.7);
+    CHECK(back->cases[1].median_ms == 0.017);
+    CHECK_FALSE(back->cases[1].cublas_median_ms);
+    CHECK(back->cases[2].verdict == "WA");
+    CHECK_FALSE(back->cases[2].median_ms);
+    CHECK_FALSE(back->cases[2].relative_spread);
+    CHECK(back->cases[2].samples_ms.empty());
+
+    Attempt unscored = scored("tiled.cu", "NVIDIA H200", std::nullopt, 0, "WA");
+    unscored.geomean_ms.reset();
+    const auto none = history.attempt(history.record(unscored));
+    REQUIRE(none);
+    CHECK_FALSE(none->geomean_ms);
+    CHECK_FALSE(none->geomean_ratio_to_cublas);
+    CHECK_FALSE(none->percent_of_peak);
+    CHECK_FALSE(none->noise_floor);
+    CHECK_FALSE(history.attempt(id + 100));
+}
+
+TEST_CASE("record stamps the current UTC time when the attempt has none") {
+    TempFolder dir;
+    auto history = History::open(dir.at("h.sqlite"));
+    const auto stamped = history.attempt(history.record(scored("a.cu", "G", 1, 1)));
+    REQUIRE(stamped);
+    CHECK(stamped->time_utc.size() == 20);
+    CHECK(stamped->time_utc.back() == 'Z');
+    CHECK(stamped->time_utc.substr(0, 4) == utc_now_iso8601().substr(0, 4));
+}
+
+TEST_CASE("the history survives closing and reopening the file") {
+    TempFolder dir;
+    const auto path = dir.at("h.sqlite");
+    History::open(path).record(scored("a.cu", "G", 1, 1));
+    auto reopened = History::open(path);
+    CHECK(reopened.attempts().size() == 1);
+    reopened.record(scored("b.cu", "G", 1, 1));
+    CHECK(History::open(path).attempts().size() == 2);
+}
+
+TEST_CASE("attempts, oldest first, filtered by solution name, path or hash, GPU and mode") {
+    TempFolder dir;
+    auto history = History::open(dir.at("h.sqlite"));
+    auto at = [](Attempt a, const char *time) {
+        a.time_utc = time;
+        return a;
+    };
+    history.record(at(scored("tiled.cu", "NVIDIA H200", 0.16, 20), "2025-06-02T00:00:00Z"));
+    history.record(at(scored("naive.cu", "NVIDIA H200", 0.10, 30), "2025-06-01T00:00:00Z"));
+    history.record(at(scored("tiled.cu", "NVIDIA A100", 0.20, 40), "2025-06-03T00:00:00Z"));
+    history.record(at(scored("tiled.cu", "NVIDIA H200", 0.17, 19, "AC", "judge"), "2025-06-04T00:00:00Z"));
+
+    const auto all = history.attempts();
+    REQUIRE(all.size() == 4);
+    CHECK(all[0].solution_name == "naive.cu"); // by time, not by insertion
+    CHECK(all[0].report_json.empty());         // summaries
+    CHECK(all[0].cases.empty());
+
+    CHECK(history.attempts({"tiled.cu", {}, {}}).size() == 3);
+    CHECK(history.attempts({"/home/me/kernels/tiled.cu", {}, {}}).size() == 3);
+    CHECK(history.attempts({"hash-of-naive.cu", {}, {}}).size() == 1);
+    CHECK(history.attempts({"tiled.cu", "NVIDIA H200", {}}).size() == 2);
+    CHECK(history.attempts({"tiled.cu", "NVIDIA H200", "rank"}).size() == 1);
+    CHECK(history.attempts({{}, "NVIDIA A100", {}}).size() == 1);
+    CHECK(history.attempts({"missing.cu", {}, {}}).empty());
+}
+
+TEST_CASE("best: the highest ratio to cuBLAS among scored all-AC attempts of that solution, mode and GPU") {
+    TempFolder dir;
+    auto history = History::open(dir.at("h.sqlite"));
+    auto good = scored("tiled.cu", "NVIDIA H200", 0.30, 10);
+    good.cases = {{"perf/01", "AC", 10.0, 0.01, 3.0, {10.0, 10.1}}};
+    history.record(scored("tiled.cu", "NVIDIA H200", 0.20, 12));
+    const long long good_id = history.record(good);
+    history.record(scored("tiled.cu", "NVIDIA H200", 0.25, 9)); // faster, but a lower ratio: a faster clock
+    history.record(scored("tiled.cu", "NVIDIA H200", 0.90, 5, "WA"));
+    history.record(scored("tiled.cu", "NVIDIA H200", 0.95, 4, "AC", "judge"));
+    history.record(scored("tiled.cu", "NVIDIA A100", 0.99, 3));
+    history.record(scored("other.cu", "NVIDIA H200", 0.98, 3));
+
+    const auto best = history.best("tiled.cu", "NVIDIA H200");
+    REQUIRE(best);
+    CHECK(best->id == good_id);
+    REQUIRE(best->cases.size() == 1); // whole, for a significance test against it
+    CHECK(best->cases[0].samples_ms == std::vector<double>{10.0, 10.1});
+    CHECK(history.best("hash-of-tiled.cu", "NVIDIA H200")->id == good_id);
+    CHECK(history.best("tiled.cu", "NVIDIA H200", "judge")->geomean_ratio_to_cublas == 0.95);
+    CHECK_FALSE(history.best("tiled.cu", "NVIDIA H100"));
+    CHECK_FALSE(history.best("missing.cu", "NVIDIA H200"));
+}
+
+TEST_CASE("best without cuBLAS ratios is the shortest time; attempts with a ratio rank first") {
+    TempFolder dir;
+    auto history = History::open(dir.at("h.sqlite"));
+    history.record(scored("a.cu", "G", std::nullopt, 5));
+    history.record(scored("a.cu", "G", std::nullopt, 4));
+    CHECK(history.best("a.cu", "G")->geomean_ms == 4);
+    history.record(scored("a.cu", "G", 0.1, 50));
+    CHECK(history.best("a.cu", "G")->geomean_ratio_to_cublas == 0.1);
+    Attempt unscored = scored("b.cu", "G", std::nullopt, 0);
+    unscored.geomean_ms.reset();
+    history.record(unscored);
+    CHECK_FALSE(history.best("b.cu", "G"));
+}
+
+TEST_CASE("leaderboard: each solution's best on one GPU model, best first, never another model's attempts") {
+    TempFolder dir;
+    auto history = History::open(dir.at("h.sqlite"));
+    history.record(scored("naive.cu", "NVIDIA H200", 0.10, 30));
+    history.record(scored("naive.cu", "NVIDIA H200", 0.11, 29));
+    history.record(scored("tiled.cu", "NVIDIA H200", 0.16, 20));
+    history.record(scored("tiled.cu", "NVIDIA H200", 0.15, 21));
+    history.record(scored("tiled.cu", "NVIDIA A100", 0.90, 2));       // a better figure on another model
+    history.record(scored("wmma.cu", "NVIDIA A100", 0.95, 1));        // only on another model
+    history.record(scored("broken.cu", "NVIDIA H200", 2.0, 1, "WA")); // never on a board
+    history.record(scored("judged.cu", "NVIDIA H200", 0.5, 9, "AC", "judge"));
+
+    const auto board = history.leaderboard("NVIDIA H200");
+    REQUIRE(board.size() == 2);
+    CHECK(board[0].solution_name == "tiled.cu");
+    CHECK(board[0].geomean_ratio_to_cublas == 0.16);
+    CHECK(board[1].solution_name == "naive.cu");
+    CHECK(board[1].geomean_ratio_to_cublas == 0.11);
+    for (const auto &a : board) CHECK(a.gpu_name == "NVIDIA H200");
+
+    const auto other = history.leaderboard("NVIDIA A100");
+    REQUIRE(other.size() == 2);
+    CHECK(other[0].solution_name == "wmma.cu");
+    CHECK(other[1].solution_name == "tiled.cu");
+    CHECK(history.leaderboard("NVIDIA H200", "judge").size() == 1);
+    CHECK(history.leaderboard("NVIDIA H100").empty());
+}
+
+TEST_CASE("the default file: XDG_DATA_HOME when absolute, else under HOME") {
+    const auto saved = [](const char *name) -> std::optional<std::string> {
+        const char *value = std::getenv(name);
+        return value ? std::optional<std::string>(value) : std::nullopt;
+    };
+    const auto xdg = saved("XDG_DATA_HOME"), home = saved("HOME");
+    setenv("HOME", "/home/me", 1);
+    setenv("XDG_DATA_HOME", "/data", 1);
+    CHECK(default_history_path() == "/data/gemm-judge/history.sqlite");
+    setenv("XDG_DATA_HOME", "relative/data", 1);
+    CHECK(default_history_path() == "/home/me/.local/share/gemm-judge/history.sqlite");
+    unsetenv("XDG_DATA_HOME");
+    CHECK(default_history_path() == "/home/me/.local/share/gemm-judge/history.sqlite");
+    unsetenv("HOME");
+    CHECK_THROWS_AS(default_history_path(), HistoryError);
+    const auto restore = [](const char *name, const std::optional<std::string> &value) {
+        if (value)
+            setenv(name, value->c_str(), 1);
+        else
+            unsetenv(name);
+    };
+    restore("XDG_DATA_HOME", xdg);
+    restore("HOME", home);
+}
+
+TEST_CASE("missing folders are created private (0700)") {
+    TempFolder dir;
+    const auto path = dir.at("share/gemm-judge/history.sqlite");
+    History::open(path);
+    CHECK(fs::exists(path));
+    struct stat info {};
+    REQUIRE(stat(dir.at("share/gemm-judge").c_str(), &info) == 0);
+    CHECK((info.st_mode & 0777) == 0700);
+    REQUIRE(stat(dir.at("share").c_str(), &info) == 0);
+    CHECK((info.st_mode & 0777) == 0700);
+}
+
+TEST_CASE("errors name the file: a folder that cannot be made, a file that is not a database, a newer schema") {
+    TempFolder dir;
+    std::ofstream(dir.at("plain-file")) << "a file, not a folder\n";
+    SUBCASE("the folder cannot be created") {
+        const auto path = dir.at("plain-file/history.sqlite");
+        try {
+            History::open(path);
+            FAIL("opened a history below a file");
+        } catch (const HistoryError &e) {
+            CHECK(contains(e.what(), path));
+            CHECK(contains(e.what(), "plain-file"));
+        }
+    }
+    SUBCASE("the file is not an SQLite database") {
+        const auto path = dir.at("corrupt.sqlite");
+        std::ofstream(path) << std::string(4096, 'x');
+        try {
+            History::open(path);
+            FAIL("opened a corrupt history");
+        } catch (const HistoryError &e) {
+            CHECK(contains(e.what(), path));
+            CHECK(contains(e.what(), "not a database"));
+        }
+    }
+    SUBCASE("a newer judge wrote it") {
+        const auto path = dir.at("newer.sqlite");
+        History::open(path);
+        RawDatabase(path).text("PRAGMA user_version = 99");
+        try {
+            History::open(path);
+            FAIL("opened a newer history");
+        } catch (const HistoryError &e) {
+            CHECK(contains(e.what(), path));
+            CHECK(contains(e.what(), "newer judge"));
+        }
+    }
+    CHECK_THROWS_AS(History::open(""), HistoryError);
+}
+
+TEST_CASE("a writer killed while its uncommitted rows are already in the file leaves no partial attempt") {
+    TempFolder dir;
+    const auto path = dir.at("h.sqlite");
+    {
+        auto history = History::open(path);
+        history.record(scored("a.cu", "G", 0.5, 1));
+        history.record(scored("b.cu", "G", 0.5, 1));
+    }
+    int ready[2];
+    REQUIRE(pipe(ready) == 0);
+    const pid_t writer = spawn([&] {
+        // Half an attempt by hand, and a cache of one page so that SQLite spills the
+        // uncommitted pages into the WAL file before the kill.
+        close(ready[0]);
+        sqlite3 *db = nullptr;
+        sqlite3_open(path.c_str(), &db);
+        sqlite3_exec(db,
+                     "PRAGMA cache_size = 1; BEGIN IMMEDIATE; "
+                     "INSERT INTO attempts (time_utc, mode, solution_name, solution_path, solution_hash, gpu_name, "
+                     "driver_version, sm_clock_mhz, judge_version, worst_verdict, geomean_ms, report_json) VALUES "
+                     "('2025-01-01T00:00:00Z', 'rank', 'half.cu', '/half.cu', 'h', 'G', 'd', 1980, 'v', 'AC', 1, '{}');"
+                     "WITH RECURSIVE n(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM n WHERE i < 1999) "
+                     "INSERT INTO cases SELECT (SELECT max(id) FROM attempts), i, 'case ' || i, 'AC', 1, 0, NULL, "
+                     "'[' || replace(hex(zeroblob(500)), '00', '1.5,') || '1.5]' FROM n;",
+                     nullptr, nullptr, nullptr);
+        if (write(ready[1], "r", 1) != 1) _exit(1);
+        pause();
+    });
+    close(ready[1]);
+    char mark = 0;
+    REQUIRE(read(ready[0], &mark, 1) == 1);
+    close(ready[0]);
+    CHECK(fs::file_size(path + "-wal") > 1'000'000); // 2000 rows of 2 kB, not committed
+    kill(writer, SIGKILL);
+    CHECK(exit_status(writer) == 128 + SIGKILL);
+
+    RawDatabase raw(path);
+    CHECK(raw.text("PRAGMA integrity_check") == "ok");
+    CHECK(raw.number("SELECT count(*) FROM attempts") == 2);
+    CHECK(raw.case_rows_without_attempt() == 0);
+    auto history = History::open(path);
+    CHECK(history.attempts().size() == 2);
+    history.record(scored("c.cu", "G", 0.5, 1));
+    CHECK(history.attempts().size() == 3);
+    CHECK(raw.number("SELECT count(*) FROM cases") == 0);
+}
+
+TEST_CASE("a judge killed in the middle of record() loses no earlier attempt and leaves no partial one") {
+    TempFolder dir;
+    const auto path = dir.at("h.sqlite");
+    constexpr int cases_per_attempt = 300;
+    int marks[2];
+    REQUIRE(pipe(marks) == 0);
+    // 'b' before each record(), 'd' after it returns.
+    const pid_t writer = spawn([&] {
+        close(marks[0]);
+        auto history = History::open(path);
+        for (int i = 0;; ++i) {
+            const Attempt attempt = large_attempt(i, cases_per_attempt);
+            if (write(marks[1], "b", 1) != 1) return;
+            history.record(attempt);
+            if (write(marks[1], "d", 1) != 1) return;
+        }
+    });
+    close(marks[1]);
+    // Three whole records to learn how long one takes, then a kill halfway into the fourth.
+    using clock = std::chrono::steady_clock;
+    clock::time_point began;
+    clock::duration longest{};
+    int done = 0;
+    for (char mark; done < 3 && read(marks[0], &mark, 1) == 1;) {
+        if (mark == 'b') began = clock::now();
+        if (mark == 'd') longest = std::max(longest, clock::now() - began), ++done;
+    }
+    REQUIRE(done == 3);
+    char mark = 0;
+    REQUIRE(read(marks[0], &mark, 1) == 1);
+    REQUIRE(mark == 'b');
+    std::this_thread::sleep_for(longest / 2);
+    kill(writer, SIGKILL);
+    CHECK(exit_status(writer) == 128 + SIGKILL);
+    int finished_after = 0;
+    while (read(marks[0], &mark, 1) == 1) finished_after += mark == 'd';
+    close(marks[0]);
+    INFO("records that finished after the kill was decided: ", finished_after);
+
+    RawDatabase raw(path);
+    CHECK(raw.text("PRAGMA integrity_check") == "ok");
+    const long long attempts = raw.number("SELECT count(*) FROM attempts");
+    CHECK(attempts >= 3 + finished_after);
+    CHECK(attempts <= 4 + finished_after); // the fourth may have committed before its 'd'
+    CHECK(raw.case_rows_without_attempt() == 0);
+    CHECK(raw.number("SELECT count(*) FROM attempts WHERE (SELECT count(*) FROM cases WHERE attempt_id = "
+                     "attempts.id) != " +
+                     std::to_string(cases_per_attempt)) == 0);
+    auto history = History::open(path);
+    for (const auto &summary : history.attempts()) {
+        const auto whole = history.attempt(summary.id);
+        REQUIRE(whole);
+        REQUIRE(whole->cases.size() == cases_per_attempt);
+        CHECK(whole->cases.back().samples_ms.size() == 100);
+    }
+}
+
+TEST_CASE("two judges recording at once into a new file: 100 attempts, every one whole") {
+    TempFolder dir;
+    const auto path = dir.at("new/h.sqlite");
+    int start[2];
+    REQUIRE(pipe(start) == 0);
+    auto writer = [&](const std::string &solution) {
+        return spawn([&, solution] {
+            close(start[1]);
+            char go;
+            if (read(start[0], &go, 1) != 0) return; // both start when the parent closes the pipe
+            auto history = History::open(path);
+            for (int i = 0; i < 50; ++i) {
+                Attempt a = scored(solution, "G", 0.5, 1.0 + i);
+                a.cases = {{"a", "AC", 1.0, 0.0, 1.0, {1.0}}, {"b", "AC", 2.0, 0.0, 1.0, {2.0}}};
+                history.record(a);
+            }
+        });
+    };
+    const pid_t first = writer("first.cu"), second = writer("second.cu");
+    close(start[0]);
+    close(start[1]);
+    CHECK(exit_status(first) == 0);
+    CHECK(exit_status(second) == 0);
+
+    RawDatabase raw(path);
+    CHECK(raw.text("PRAGMA integrity_check") == "ok");
+    CHECK(raw.number("SELECT count(*) FROM attempts") == 100);
+    CHECK(raw.number("SELECT count(*) FROM cases") == 200);
+    CHECK(raw.case_rows_without_attempt() == 0);
+    auto history = History::open(path);
+    CHECK(history.attempts({"first.cu", {}, {}}).size() == 50);
+    CHECK(history.attempts({"second.cu", {}, {}}).size() == 50);
+}
