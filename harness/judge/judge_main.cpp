@@ -21,6 +21,7 @@
 #include "judge/report.hpp"
 #include "judge/reporter.hpp"
 #include "judge/sanitizer.hpp"
+#include "judge/session.hpp"
 #include "judge/shrink.hpp"
 #include "judge/stress.hpp"
 #include "judge/supervisor.hpp"
@@ -37,51 +38,6 @@ namespace {
 
 using namespace gemm;
 namespace fs = std::filesystem;
-
-std::string sibling_program(const char *name) {
-    std::error_code ec;
-    const auto self = fs::read_symlink("/proc/self/exe", ec);
-    return (self.parent_path() / name).string();
-}
-
-// The shortest decimal that reads back as the same double: "-1", "0.3".
-std::string shortest_text(double value) {
-    char text[32];
-    for (int digits = 1; digits <= 17; ++digits) {
-        std::snprintf(text, sizeof text, "%.*g", digits, value);
-        if (std::strtod(text, nullptr) == value) break;
-    }
-    return text;
-}
-
-// A generated case from the command line, validated by the same parser as a file.
-TestCase generated_case(const Shape &shape, std::uint64_t seed, const std::string &data) {
-    return command_line_case(shape, static_cast<long long>(seed), data);
-}
-
-bool wanted(const TestCase &tc, const JudgeOptions &o) {
-    if (!o.cases.empty())
-        return std::any_of(o.cases.begin(), o.cases.end(), [&](const auto &s) { return case_selected(tc.name, s); });
-    return std::find(o.categories.begin(), o.categories.end(), tc.category) != o.categories.end();
-}
-
-// The suite, checked whole (every explicit expected C against its FP64 reference, so a
-// wrong testcase is the judge's error, never the solution's WA), then the selection.
-std::vector<TestCase> selected_cases(const JudgeOptions &o) {
-    if (!o.shape.empty()) return {generated_case({o.shape[0], o.shape[1], o.shape[2]}, o.seed, o.data)};
-    auto suite = load_suite(o.testcases_dir);
-    std::string errors;
-    for (const auto &tc : suite) {
-        if (tc.expected_C.empty()) continue;
-        if (auto why = expected_output_mismatch(tc, reference_on_cpu(tc.A, tc.B, tc.M, tc.N, tc.K)))
-            errors += *why + "\n";
-    }
-    if (!errors.empty()) throw TestcaseError(errors.substr(0, errors.size() - 1));
-    std::vector<TestCase> selected;
-    for (auto &tc : suite)
-        if (wanted(tc, o)) selected.push_back(std::move(tc));
-    return selected;
-}
 
 // --list: the good cases of the suite even when another file is bad (reported after them).
 int list_cases(const JudgeOptions &o) {
@@ -105,218 +61,6 @@ int list_cases(const JudgeOptions &o) {
     return 0;
 }
 
-// --include folders, then those of the solution folder's gemm-judge.conf.
-std::vector<std::string> include_dirs(const JudgeOptions &o) {
-    std::vector<std::string> dirs = o.include_dirs;
-    const FolderSettings settings = folder_settings(o.solution);
-    dirs.insert(dirs.end(), settings.include_dirs.begin(), settings.include_dirs.end());
-    return dirs;
-}
-
-DeviceInfo probe(const std::string &worker) {
-    const auto run = run_captured({worker, "--probe"});
-    try {
-        return nlohmann::json::parse(run.output.substr(run.output.rfind('{'))).get<DeviceInfo>();
-    } catch (const std::exception &) {
-        DeviceInfo d;
-        d.error = "the device probe failed: " + run.output.substr(0, 300);
-        return d;
-    }
-}
-
-// GPU memory a case needs at its peak, the checked call (worker/case_runner.cpp): A and
-// B twice in FP32 (the judge's copy and the solution's), C, the FP64 reference and its
-// magnitudes, and one FP64 copy of A and of B for the reference's DGEMM.
-double bytes_needed(const TestCase &tc) {
-    const double a = double(tc.M) * tc.N, b = double(tc.N) * tc.K, c = double(tc.M) * tc.K;
-    return 4 * (2 * a + 2 * b + c) + 8 * (a + b + 2 * c);
-}
-
-class Progress {
-  public:
-    Progress() : enabled_(isatty(STDERR_FILENO)) {}
-    void show(const std::string &text) const {
-        if (enabled_) std::cerr << "\r\033[K" << text << std::flush;
-    }
-    void clear() const {
-        if (enabled_) std::cerr << "\r\033[K" << std::flush;
-    }
-
-  private:
-    bool enabled_;
-};
-
-struct Run {
-    const JudgeOptions &options;
-    Reporters &report;
-    RunContext context;
-    std::string worker;
-    Progress progress;
-
-    SupervisorOptions supervision(double time_limit_scale = 1.0) const {
-        SupervisorOptions s;
-        s.worker_argv = {worker, context.compile.library};
-        s.time_limit_scale = time_limit_scale;
-        return s;
-    }
-
-    std::string reproduce_command(const Shape &shape, std::uint64_t seed, const std::string &data) const {
-        std::string command =
-            "./judge " + options.solution + " --shape " + shape_text(shape, "x") + " --seed " + std::to_string(seed);
-        if (data != "uniform -1 1") command += " --data '" + data + "'";
-        if (options.precision != "fp32") command += " --precision " + options.precision;
-        return command;
-    }
-
-    // Shrinks a failing case to the smallest shape that still fails, with the case's
-    // generator (an explicit case's timed-input generator), untimed.
-    void shrink(Supervisor &supervisor, const TestCase &failing, const CaseResult &failure) {
-        const auto &g = failing.generator;
-        std::string data = distribution_name(g.distribution);
-        if (g.distribution == Distribution::Uniform || g.distribution == Distribution::Integers)
-            data += " " + shortest_text(g.low) + " " + shortest_text(g.high);
-        if (g.distribution == Distribution::Sparse) data += " " + shortest_text(g.density);
-        // A failure that only the timed calls showed (a replayed answer) needs them to show again.
-        CasePolicy attempt = untimed(policy_for(failing, options));
-        attempt.timed = failure.failed_in_timed_calls;
-        std::string last_detail;
-        auto fails = [&](const Shape &s) {
-            progress.show("shrinking: trying " + shape_text(s));
-            const auto r = supervisor.run_case(generated_case(s, g.seed, data), attempt);
-            if (r.verdict == Verdict::AC) return false;
-            last_detail = std::string(verdict_name(r.verdict)) + ": " + r.detail;
-            return true;
-        };
-        const ShrinkResult result = shrink_failure({failing.M, failing.N, failing.K}, fails);
-        progress.clear();
-        const std::string words = describe_thresholds(result);
-        const std::string command = reproduce_command(result.smallest, g.seed, data);
-        std::string text = "smallest failing shape: " + shape_text(result.smallest) + " (" +
-                           std::to_string(result.attempts) + " shapes tried)\n";
-        if (!words.empty()) text += "  " + words + "\n";
-        text += "  reproduce: " + command;
-        report.finding("shrink",
-                       {{"case", failing.name},
-                        {"smallest", shape_text(result.smallest, "x")},
-                        {"attempts", result.attempts},
-                        {"thresholds", result.thresholds},
-                        {"words", words},
-                        {"command", command}},
-                       text);
-    }
-
-    std::vector<CaseResult> judge_cases(Supervisor &supervisor, const std::vector<TestCase> &cases) {
-        std::vector<CaseResult> results;
-        bool shrunk = !options.shrink;
-        for (std::size_t i = 0; i < cases.size(); ++i) {
-            const TestCase &tc = cases[i];
-            progress.show("[" + std::to_string(i + 1) + "/" + std::to_string(cases.size()) + "] running " + tc.name);
-            if (bytes_needed(tc) > 0.9 * double(context.device.memory_bytes)) {
-                progress.clear();
-                report.case_skipped(tc, "needs " + std::to_string(int(bytes_needed(tc) / 1e9)) +
-                                            " GB of GPU memory, the GPU has " +
-                                            std::to_string(int(context.device.memory_bytes / 1e9)) + " GB");
-                continue;
-            }
-            const CasePolicy policy = policy_for(tc, options);
-            results.push_back(supervisor.run_case(tc, policy));
-            progress.clear();
-            report.case_finished(results.back(), tc, policy);
-            const Verdict v = results.back().verdict;
-            if (!shrunk && (v == Verdict::WA || v == Verdict::RE) && policy.shrink) {
-                shrunk = true;
-                shrink(supervisor, tc, results.back());
-            }
-        }
-        return results;
-    }
-
-    // Random shapes until the first failure, which is then shrunk.
-    std::vector<CaseResult> stress(Supervisor &supervisor) {
-        const auto shapes = stress_shapes(options.stress, options.seed, options.stress_max_size);
-        std::vector<CaseResult> results;
-        for (std::size_t i = 0; i < shapes.size(); ++i) {
-            const TestCase tc = generated_case(shapes[i], options.seed + i, options.data);
-            progress.show("stress [" + std::to_string(i + 1) + "/" + std::to_string(shapes.size()) + "] " +
-                          shape_text(shapes[i]));
-            results.push_back(supervisor.run_case(tc, untimed(policy_for(tc, options))));
-            if (results.back().verdict == Verdict::AC) continue;
-            progress.clear();
-            report.finding("stress", {{"shapes_run", i + 1}, {"failed", tc.name}},
-                           "stress: shape " + std::to_string(i + 1) + " of " + std::to_string(shapes.size()) +
-                               " failed");
-            report.case_finished(results.back(), tc, policy_for(tc, options));
-            if (options.shrink) shrink(supervisor, tc, results.back());
-            return results;
-        }
-        progress.clear();
-        report.finding("stress", {{"shapes_run", shapes.size()}, {"failed", nullptr}},
-                       "stress: " + std::to_string(shapes.size()) + " random shapes up to " +
-                           std::to_string(options.stress_max_size) + ", seed " + std::to_string(options.seed) +
-                           ": all AC");
-        return results;
-    }
-
-    // Every small case under each compute-sanitizer tool; a finding is RE with its source line.
-    std::vector<CaseResult> sanitize(std::vector<TestCase> cases) {
-        cases.erase(std::remove_if(cases.begin(), cases.end(),
-                                   [](const TestCase &tc) { return double(tc.M) * tc.N * tc.K > (1 << 22); }),
-                    cases.end());
-        std::vector<CaseResult> results(cases.size());
-        for (std::size_t i = 0; i < cases.size(); ++i) results[i] = result_for(cases[i], Verdict::AC, "");
-        const std::string program = sanitizer_program(options.nvcc);
-        for (const auto &tool : sanitizer_tools()) {
-            SupervisorOptions s = supervision(100.0);
-            const auto prefix = sanitizer_prefix(program, tool);
-            s.worker_argv.insert(s.worker_argv.begin(), prefix.begin(), prefix.end());
-            s.startup_limit_s = 600;
-            Supervisor supervisor(s);
-            for (std::size_t i = 0; i < cases.size(); ++i) {
-                progress.show(tool + " [" + std::to_string(i + 1) + "/" + std::to_string(cases.size()) + "] " +
-                              cases[i].name);
-                CaseResult r = supervisor.run_case(cases[i], untimed(policy_for(cases[i], options)));
-                const auto finding = sanitizer_finding(tool, r.output_tail);
-                CaseResult &combined = results[i];
-                if (finding && combined.verdict != Verdict::RE) {
-                    combined.verdict = Verdict::RE;
-                    combined.detail = *finding;
-                } else if (!finding && worse(combined.verdict, r.verdict) != combined.verdict) {
-                    combined.verdict = r.verdict;
-                    combined.detail = tool + " run: " + r.detail;
-                }
-                if (!r.output_tail.empty()) combined.output_tail += "[" + tool + "]\n" + r.output_tail;
-            }
-        }
-        progress.clear();
-        for (std::size_t i = 0; i < cases.size(); ++i)
-            report.case_finished(results[i], cases[i], policy_for(cases[i], options));
-        report.note("sanitizer: " + std::to_string(cases.size()) + " cases with M·N·K ≤ 2^22 under " +
-                    std::to_string(sanitizer_tools().size()) + " tools");
-        return results;
-    }
-};
-
-int finish(Run &run, const std::vector<CaseResult> &results) {
-    const int status = results.empty() ? exit_status::all_accepted : exit_status_for(worst_verdict(results));
-    run.report.run_finished(run.context, results, status);
-    return status;
-}
-
-// The reporters the command line asks for: the console always, --json and --junit files.
-Reporters reporters_for(const JudgeOptions &o) {
-    Reporters all;
-    all.add(std::make_unique<ConsoleReporter>(std::cout, o.show_output));
-    if (!o.json_path.empty()) all.add(std::make_unique<JsonReporter>(o.json_path));
-    if (!o.junit_path.empty()) all.add(std::make_unique<JUnitReporter>(o.junit_path));
-    return all;
-}
-
-std::vector<CaseResult> same_verdict_for_all(const std::vector<TestCase> &cases, Verdict v, const std::string &why) {
-    std::vector<CaseResult> results;
-    for (const auto &tc : cases) results.push_back(result_for(tc, v, why));
-    return results;
-}
-
 int judge(const JudgeOptions &o) {
     if (o.list) return list_cases(o);
     std::vector<TestCase> cases;
@@ -333,43 +77,14 @@ int judge(const JudgeOptions &o) {
     }
 
     Reporters report = reporters_for(o);
-    Run run{o, report, {}, sibling_program("gemm-worker"), {}};
-    run.context.solution = o.solution;
-    run.context.time_budget_s = o.time_budget_s;
-    run.context.precision = o.precision;
-    run.context.device = probe(run.worker);
-    run.context.arch = choose_target(o.arch, run.context.device, o.nvcc);
-    run.context.compile =
-        compile_solution(o.solution, CompileOptions{o.nvcc, run.context.arch, o.cache_dir, include_dirs(o), {}});
-    if (run.context.compile.rebuilt_damaged)
-        std::cerr << "judge: the cached library of " << o.solution << " had changed on disk; it was rebuilt\n";
-    const std::string file = fs::path(o.solution).filename().string();
-    if (!run.context.compile.ok) {
-        report.compile_failed(run.context, "nvcc failed\n" + run.context.compile.diagnostics);
-        return finish(run, same_verdict_for_all(cases, Verdict::CE, run.context.compile.diagnostics));
-    }
-    Supervisor supervisor(run.supervision());
-    const WorkerStart start = supervisor.start();
-    if (start.ok && !start.solve_error.empty()) {
-        report.compile_failed(run.context, start.solve_error);
-        return finish(run, same_verdict_for_all(cases, Verdict::CE, start.solve_error));
-    }
-    if (!run.context.device.present) {
-        const std::string why = explain_missing_gpu(run.context.device.error, std::getenv("CUDA_VISIBLE_DEVICES"));
-        report.finding("no_gpu", why,
-                       file + "  compiled for " +
-                           (run.context.arch.empty() ? "nvcc's default target" : run.context.arch) +
-                           (start.ok ? "; solve() found" : "; the worker could not load it: " + start.failure) +
-                           "\njudge: no GPU: " + why + ". Nothing was run.");
-        report.run_finished(run.context, {}, exit_status::no_gpu);
-        return exit_status::no_gpu;
-    }
-
-    report.run_started(run.context);
-    const std::vector<CaseResult> results = o.stress > 0 ? run.stress(supervisor)
-                                            : o.sanitize ? run.sanitize(cases)
-                                                         : run.judge_cases(supervisor, cases);
-    return finish(run, results);
+    Session session(o, report, o.solution);
+    std::unique_ptr<Supervisor> supervisor;
+    if (const auto status = session.prepare(cases, supervisor)) return *status;
+    report.run_started(session.context);
+    const std::vector<CaseResult> results = o.stress > 0 ? session.stress(*supervisor)
+                                            : o.sanitize ? session.sanitize(cases)
+                                                         : session.judge_cases(*supervisor, cases);
+    return session.finish(results);
 }
 
 // The suite of the checkout the judge was started from: ./judge sets GEMM_JUDGE_ROOT, since
