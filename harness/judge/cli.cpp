@@ -1,5 +1,6 @@
 #include "judge/cli.hpp"
 #include "core/errors.hpp"
+#include "core/score.hpp"
 #include "core/verdict.hpp"
 #include "judge/command_line_case.hpp"
 #include "judge/compile_cache.hpp"
@@ -68,6 +69,44 @@ void add_case_command(CLI::App &app, std::optional<CaseCommandOptions> &command)
     importer->callback(use("import"));
 }
 
+// rank, compare, history, leaderboard: subcommands whose other options are the judge's own.
+void add_competitive_commands(CLI::App &app, JudgeOptions &o) {
+    auto use = [&o](const char *mode) { return [&o, mode] { o.mode = mode; }; };
+    auto *rank = app.add_subcommand("rank", "judge the whole suite, then time the ranked set (perf and rank cases) "
+                                            "against cuBLAS until the spread is small, and give a score");
+    rank->add_option("solution", o.solution, "the .cu file to rank")->required()->check(CLI::ExistingFile);
+    rank->add_option("--profile", o.profile_case, "also run Nsight Compute on this ranked case");
+    rank->footer(std::string("Score: the geometric mean of the per-shape median times, of cuBLAS time / yours, and "
+                             "of the achieved FLOP/s over the FP32 peak.\n") +
+                 fp32_peak_rule);
+    auto *compare = app.add_subcommand("compare", "time two solutions interleaved on the ranked set, or compare two "
+                                                  "--json reports or two history attempts (#ID), with a Mann–Whitney "
+                                                  "U test per shape");
+    compare->add_option("old", o.solution, "the old side: a .cu, a JSON report or #ID")->required();
+    compare->add_option("new", o.other, "the new side, the same kinds")->required();
+    auto *history = app.add_subcommand("history", "the attempts recorded so far (of one solution), with the change "
+                                                  "since the previous one and since the best");
+    history->add_option("solution", o.solution, "a .cu file, its name or its content hash");
+    auto *leaderboard =
+        app.add_subcommand("leaderboard", "the best ranked attempt of every solution, one board per GPU model");
+    for (auto *command : {rank, compare, history, leaderboard}) {
+        command->fallthrough();
+        command->callback(use(command->get_name().c_str()));
+    }
+    for (auto *command : {rank, compare, history})
+        command->add_option("--plot", o.plot_path, "draw the figures into this .png or .svg (matplotlib)");
+    for (auto *command : {rank, compare}) {
+        command
+            ->add_option("--spread-target", o.spread_target,
+                         "repeat until every shape's spread (IQR/median) is below this")
+            ->check(CLI::Range(0.0001, 1.0))
+            ->capture_default_str();
+        command->add_option("--rank-budget", o.rank_budget_s, "… or until this many seconds have passed")
+            ->check(CLI::Range(1.0, 36000.0))
+            ->capture_default_str();
+    }
+}
+
 void add_cache_command(CLI::App &app, std::string &action) {
     auto *cache = app.add_subcommand("cache", "where compiled solutions are kept (--cache-dir), and emptying it");
     cache->require_subcommand(1)->fallthrough(); // --cache-dir may follow the action
@@ -125,8 +164,23 @@ void check_generated_case(const std::string &shape_text, long long seed, JudgeOp
 }
 
 void check_paths(JudgeOptions &o) {
-    if (!o.solution.empty() && fs::path(o.solution).extension() != ".cu")
+    const bool judged = o.mode.empty() || o.mode == "rank";
+    if (judged && !o.solution.empty() && fs::path(o.solution).extension() != ".cu")
         throw UsageError(o.solution + ": a solution is a CUDA source file ending in .cu");
+    if (o.mode == "compare")
+        for (const std::string &side : {o.solution, o.other}) {
+            const auto extension = fs::path(side).extension();
+            if (side.rfind('#', 0) == 0) continue;
+            if (extension != ".cu" && extension != ".json")
+                throw UsageError(side + ": compare takes two .cu solutions, two JSON reports or two history #IDs");
+            if (!fs::is_regular_file(side)) throw UsageError(side + ": no such file");
+        }
+    if (!o.plot_path.empty()) {
+        const auto extension = fs::path(o.plot_path).extension();
+        if (extension != ".png" && extension != ".svg")
+            throw UsageError("--plot " + o.plot_path + ": expected .png or .svg");
+        if (const auto why = why_not_writable(o.plot_path)) throw UsageError("--plot " + o.plot_path + ": " + *why);
+    }
     if (!o.json_path.empty())
         if (const auto why = why_not_writable(o.json_path)) throw UsageError("--json " + o.json_path + ": " + *why);
     if (!o.junit_path.empty())
@@ -239,11 +293,14 @@ std::variant<JudgeOptions, int> parse_command_line(int argc, const char *const *
         ->excludes(sanitize_option);
     add_case_command(app, o.case_command);
     add_cache_command(app, o.cache_command);
+    add_competitive_commands(app, o);
+    app.add_option("--history", o.history_path, "the history database (default: the user's data folder)");
+    app.add_flag("!--no-history", o.record_history, "do not record this run in the history");
     try {
         app.parse(argc, argv);
         if (o.case_command->action.empty()) o.case_command.reset();
         check_dependent_options(app, o);
-        if (o.solution.empty() && !o.list && !o.case_command && o.cache_command.empty())
+        if (o.solution.empty() && !o.list && !o.case_command && o.cache_command.empty() && o.mode.empty())
             throw CLI::RequiredError("solution");
     } catch (const CLI::ParseError &e) {
         const int status = app.exit(e);
@@ -257,6 +314,7 @@ std::variant<JudgeOptions, int> parse_command_line(int argc, const char *const *
         return exit_status::usage;
     }
     o.categories = split_categories(categories);
+    o.version = defaults.version;
     return o;
 }
 

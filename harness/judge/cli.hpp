@@ -37,7 +37,17 @@ struct JudgeOptions {
     int stress = 0; // number of random shapes; 0: no stress run
     int stress_max_size = 256;
     std::optional<CaseCommandOptions> case_command;
-    std::string cache_command; // `./judge cache info|clean`; empty otherwise
+    // The competitive modes: `./judge rank SOL`, `compare OLD NEW`, `history [SOL]`, `leaderboard`.
+    std::string mode;            // "" for judging, else rank, compare, history, leaderboard
+    std::string other;           // compare: the new side (a .cu, a --json report or a history #id)
+    std::string plot_path;       // --plot FILE.png|.svg (rank, compare, history)
+    std::string history_path;    // --history FILE; default: the user's data folder
+    bool record_history = true;  // --no-history
+    double spread_target = 0.01; // rank/compare: repeat until every shape's spread is below this
+    double rank_budget_s = 120;  // rank/compare: … or this many seconds have passed
+    std::string profile_case;    // rank --profile CASE: Nsight Compute on that case
+    std::string version;         // the judge's own, for the history
+    std::string cache_command;   // `./judge cache info|clean`; empty otherwise
 };
 
 // Where the judge finds what it was built with: the suite and nvcc of its checkout.

@@ -18,6 +18,7 @@
 #include "judge/gpu_target.hpp"
 #include "judge/interrupt.hpp"
 #include "judge/process.hpp"
+#include "judge/rank_mode.hpp"
 #include "judge/report.hpp"
 #include "judge/reporter.hpp"
 #include "judge/sanitizer.hpp"
@@ -104,6 +105,10 @@ int main(int argc, char **argv) {
     try {
         if (options.case_command) return run_case_command(*options.case_command, options.testcases_dir);
         if (!options.cache_command.empty()) return run_cache_command(options.cache_command, options.cache_dir);
+        if (options.mode == "rank") return rank(options);
+        if (options.mode == "compare") return compare(options);
+        if (options.mode == "history") return show_history(options);
+        if (options.mode == "leaderboard") return show_leaderboard(options);
         return judge(options);
     } catch (const UsageError &e) {
         std::cerr << "judge: " << e.what() << "\n";

@@ -7,6 +7,7 @@
 #include "judge/folder_settings.hpp"
 #include "judge/gpu_absence.hpp"
 #include "judge/gpu_target.hpp"
+#include "judge/history_reporter.hpp"
 #include "judge/process.hpp"
 #include "judge/sanitizer.hpp"
 #include "judge/stress.hpp"
@@ -117,6 +118,10 @@ Reporters reporters_for(const JudgeOptions &o) {
     all.add(std::make_unique<ConsoleReporter>(std::cout, o.show_output));
     if (!o.json_path.empty()) all.add(std::make_unique<JsonReporter>(o.json_path));
     if (!o.junit_path.empty()) all.add(std::make_unique<JUnitReporter>(o.junit_path));
+    // Stress, sanitizer and one-shape runs are experiments, not attempts at the suite.
+    const bool attempt = o.mode == "rank" || (o.mode.empty() && o.stress == 0 && !o.sanitize && o.shape.empty());
+    if (o.record_history && attempt)
+        all.add(std::make_unique<HistoryReporter>(o.history_path, o.mode.empty() ? "judge" : o.mode, o.version));
     return all;
 }
 

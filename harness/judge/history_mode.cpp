@@ -1,0 +1,154 @@
+#include "core/verdict.hpp"
+#include "judge/history.hpp"
+#include "judge/plot_call.hpp"
+#include "judge/process.hpp"
+#include "judge/rank_mode.hpp"
+#include "judge/reporter.hpp"
+#include "judge/session.hpp"
+
+#include <cmath>
+#include <cstdarg>
+#include <cstdio>
+#include <filesystem>
+#include <iostream>
+#include <map>
+#include <set>
+
+namespace gemm {
+
+namespace {
+
+std::string line(const char *format, ...) __attribute__((format(printf, 1, 2)));
+std::string line(const char *format, ...) {
+    char text[400];
+    va_list args;
+    va_start(args, format);
+    std::vsnprintf(text, sizeof text, format, args);
+    va_end(args);
+    return text;
+}
+
+History open_history(const JudgeOptions &o) {
+    return History::open(o.history_path.empty() ? default_history_path() : o.history_path);
+}
+
+// The score an attempt is compared by: its speed against cuBLAS when it has one (steady
+// under a changing clock), else its speed as 1 / geometric-mean time.
+std::optional<double> speed(const Attempt &a) {
+    if (a.geomean_ratio_to_cublas) return a.geomean_ratio_to_cublas;
+    if (a.geomean_ms && *a.geomean_ms > 0) return 1.0 / *a.geomean_ms;
+    return std::nullopt;
+}
+
+// "+3.1%", with "(not significant)" when the change is inside the noise floor.
+std::string change(double now, double then, double floor) {
+    const double relative = now / then - 1;
+    std::string text = line("%+.1f%%", 100 * relative);
+    if (std::fabs(relative) <= floor) text += " (not significant)";
+    return text;
+}
+
+// A solution named on the command line: the absolute path of a file that exists, else a
+// name or a content hash as given.
+std::string solution_key(const std::string &solution) {
+    std::error_code ec;
+    return std::filesystem::is_regular_file(solution, ec)
+               ? std::filesystem::absolute(solution).lexically_normal().string()
+               : solution;
+}
+
+} // namespace
+
+int show_history(const JudgeOptions &o) {
+    Reporters report = reporters_for(o);
+    try {
+        History history = open_history(o);
+        AttemptFilter filter;
+        if (!o.solution.empty()) filter.solution = solution_key(o.solution);
+        const auto attempts = history.attempts(filter);
+        if (attempts.empty()) {
+            report.note("history: no attempt recorded" + (o.solution.empty() ? "" : " for " + o.solution) + " in " +
+                        history.path());
+            return 0;
+        }
+        std::string text = line("%-5s %-20s %-6s %-22s %-20s %-7s %-9s %-28s %s\n", "id", "time (UTC)", "mode",
+                                "solution", "GPU", "verdict", "score", "since previous", "since best");
+        // Previous and best within one solution, GPU model and mode: nothing else compares.
+        std::map<std::string, std::pair<const Attempt *, const Attempt *>> seen;
+        nlohmann::json points = nlohmann::json::array();
+        for (const auto &a : attempts) {
+            const auto score = speed(a);
+            std::string previous = "-", best = "-";
+            auto &[last, top] = seen[a.solution_path + "|" + a.gpu_name + "|" + a.mode];
+            if (score) {
+                const double floor = a.noise_floor.value_or(0.01);
+                if (last) previous = change(*score, *speed(*last), std::max(floor, last->noise_floor.value_or(0.01)));
+                if (top) best = change(*score, *speed(*top), std::max(floor, top->noise_floor.value_or(0.01)));
+                last = &a;
+                if (!top || *score > *speed(*top)) top = &a;
+                points.push_back({{"time", a.time_utc}, {"solution", a.solution_name}, {"score", *score}});
+            }
+            const std::string shown = !score                      ? "-"
+                                      : a.geomean_ratio_to_cublas ? line("%.3f×", *score)
+                                                                  : line("%.3g ms", *a.geomean_ms);
+            text += line("%-5lld %-20s %-6s %-22s %-20s %-7s %-9s %-28s %s\n", a.id, a.time_utc.c_str(), a.mode.c_str(),
+                         a.solution_name.substr(0, 22).c_str(), a.gpu_name.substr(0, 20).c_str(),
+                         a.worst_verdict.c_str(), shown.c_str(), previous.c_str(), best.c_str());
+        }
+        text +=
+            "score: the geometric mean of cuBLAS time / yours over the shapes (×), else the geometric-mean time; "
+            "a change inside the noise floor (cuBLAS timed twice in a rank run; 1% when unknown) is not significant";
+        const nlohmann::json figures = {{"kind", "history"},
+                                        {"title", "attempts" + (o.solution.empty() ? "" : " of " + o.solution)},
+                                        {"metric", "geomean_ratio_to_cublas"},
+                                        {"attempts", points}};
+        report.finding("history", figures, text);
+        if (!o.plot_path.empty()) {
+            const std::string why = draw_plot(figures, o.plot_path);
+            report.note(why.empty() ? "plot: " + o.plot_path : "plot: not drawn: " + why);
+        }
+    } catch (const HistoryError &e) {
+        std::cerr << "judge: " << e.what() << "\n";
+        return exit_status::setup;
+    }
+    return 0;
+}
+
+int show_leaderboard(const JudgeOptions &o) {
+    Reporters report = reporters_for(o);
+    try {
+        History history = open_history(o);
+        std::set<std::string> gpus;
+        for (const auto &a : history.attempts({})) gpus.insert(a.gpu_name);
+        if (gpus.empty()) report.note("leaderboard: no attempt recorded in " + history.path());
+        nlohmann::json boards = nlohmann::json::object();
+        for (const auto &gpu : gpus) {
+            const auto board = history.leaderboard(gpu);
+            if (board.empty()) continue;
+            std::string text = "leaderboard on " + gpu + " (best ranked attempt of each solution):\n";
+            text += line("%-4s %-24s %-10s %-12s %-12s %-6s %s\n", "#", "solution", "vs cuBLAS", "of FP32 peak",
+                         "geomean", "id", "time (UTC)");
+            nlohmann::json rows = nlohmann::json::array();
+            int place = 0;
+            for (const auto &a : board) {
+                text += line("%-4d %-24s %-10s %-12s %-12s %-6lld %s\n", ++place, a.solution_name.substr(0, 24).c_str(),
+                             a.geomean_ratio_to_cublas ? line("%.3f×", *a.geomean_ratio_to_cublas).c_str() : "-",
+                             a.percent_of_peak ? line("%.1f%%", *a.percent_of_peak).c_str() : "-",
+                             a.geomean_ms ? line("%.3g ms", *a.geomean_ms).c_str() : "-", a.id, a.time_utc.c_str());
+                rows.push_back({{"solution", a.solution_path},
+                                {"attempt", a.id},
+                                {"geomean_ratio_to_cublas", a.geomean_ratio_to_cublas.value_or(0)},
+                                {"percent_of_peak", a.percent_of_peak.value_or(0)}});
+            }
+            boards[gpu] = rows;
+            report.note(text.substr(0, text.size() - 1));
+        }
+        report.finding("leaderboard", boards, "");
+    } catch (const HistoryError &e) {
+        std::cerr << "judge: " << e.what() << "\n";
+        return exit_status::setup;
+    }
+    return 0;
+}
+
+} // namespace gemm

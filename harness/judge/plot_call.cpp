@@ -1,0 +1,23 @@
+#include "judge/plot_call.hpp"
+#include "judge/process.hpp"
+
+#include <cstdlib>
+#include <fstream>
+
+namespace gemm {
+
+std::string scripts_dir() {
+    const char *root = std::getenv("GEMM_JUDGE_ROOT");
+    return root && *root ? std::string(root) + "/scripts" : GEMM_JUDGE_SCRIPTS_DIR;
+}
+
+std::string draw_plot(const nlohmann::json &figures, const std::string &output) {
+    const std::string data = output + ".json";
+    std::ofstream(data) << figures.dump(2) << "\n";
+    const auto run = run_captured({"python3", scripts_dir() + "/plot.py", data, output});
+    if (!run.started) return "cannot run python3 for the plot";
+    if (run.exit_code != 0) return "scripts/plot.py failed: " + run.output;
+    return "";
+}
+
+} // namespace gemm

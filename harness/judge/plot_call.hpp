@@ -1,0 +1,18 @@
+// --plot: the figures of a rank, compare or history run drawn by scripts/plot.py
+// (matplotlib) from the JSON the judge writes for it; the schema is in
+// scripts/lib/plot_input.py.
+#pragma once
+
+#include <nlohmann/json.hpp>
+#include <string>
+
+namespace gemm {
+
+// The checkout's scripts/ folder: the one ./judge names in GEMM_JUDGE_ROOT, else the one
+// the judge was built from.
+std::string scripts_dir();
+
+// Writes `figures` next to `output` (as OUTPUT.json) and draws them; "" or why not.
+std::string draw_plot(const nlohmann::json &figures, const std::string &output);
+
+} // namespace gemm

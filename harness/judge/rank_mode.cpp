@@ -1,0 +1,177 @@
+#include "judge/rank_mode.hpp"
+#include "core/score.hpp"
+#include "core/significance.hpp"
+#include "core/stats.hpp"
+#include "judge/case_policy.hpp"
+#include "judge/plot_call.hpp"
+#include "judge/profile.hpp"
+#include "judge/ranked_set.hpp"
+#include "judge/session.hpp"
+
+#include <algorithm>
+#include <cstdio>
+#include <filesystem>
+#include <iostream>
+
+namespace gemm {
+
+namespace {
+
+std::string percent(double fraction) {
+    char text[32];
+    std::snprintf(text, sizeof text, "%.1f%%", 100 * fraction);
+    return text;
+}
+
+std::string fixed(double value, const char *format = "%.3f") {
+    char text[64];
+    std::snprintf(text, sizeof text, format, value);
+    return text;
+}
+
+struct RankedShape {
+    TestCase testcase;
+    PooledTiming solution, cublas;
+    CaseResult last; // the latest round's result, for the verdict and the row
+};
+
+// The figures of a ranked run, for --json and for scripts/plot.py (kind "rank").
+nlohmann::json rank_figures(const std::vector<RankedShape> &shapes, const std::vector<CaseResult> &results,
+                            const RunContext &run, const Score &score, double floor, int rounds) {
+    nlohmann::json rows = nlohmann::json::array(), plot_shapes = nlohmann::json::array(),
+                   per_shape_gflops = nlohmann::json::object();
+    for (std::size_t i = 0; i < shapes.size(); ++i) {
+        const CaseResult &r = results[i];
+        const double flops = flop_count(r.M, r.N, r.K);
+        const double cublas_gflops = gflops(flops, r.baseline->stats.median_ms);
+        const double own_gflops = gflops(flops, r.timing->stats.median_ms);
+        rows.push_back({{"name", r.name},
+                        {"M", r.M},
+                        {"N", r.N},
+                        {"K", r.K},
+                        {"median_ms", r.timing->stats.median_ms},
+                        {"spread", r.timing->stats.relative_spread()},
+                        {"gflops", own_gflops},
+                        {"cublas_gflops", cublas_gflops},
+                        {"ratio_to_cublas", r.baseline->stats.median_ms / r.timing->stats.median_ms},
+                        {"cublas_noise_floor",
+                         shapes[i].cublas.round_medians_ms.size() >= 2
+                             ? noise_floor(shapes[i].cublas.round_medians_ms[0], shapes[i].cublas.round_medians_ms[1])
+                             : 0.0}});
+        plot_shapes.push_back({{"name", r.name}, {"M", r.M}, {"N", r.N}, {"K", r.K}, {"cublas_gflops", cublas_gflops}});
+        per_shape_gflops[r.name] = own_gflops;
+    }
+    const std::string name = std::filesystem::path(run.solution).stem().string();
+    return {{"kind", "rank"},
+            {"title", name + " on the ranked set"},
+            {"gpu", run.device.name},
+            {"shapes", plot_shapes},
+            {"solutions", nlohmann::json::array({{{"name", name}, {"gflops", per_shape_gflops}}})},
+            {"peak_gflops", score.peak.gflops()},
+            {"peak_formula", score.peak.formula()},
+            {"rows", rows},
+            {"rounds", rounds},
+            {"noise_floor", floor},
+            {"score",
+             {{"geomean_ms", score.geomean_ms},
+              {"geomean_ratio_to_cublas", score.geomean_ratio_to_cublas.value_or(0)},
+              {"percent_of_peak", score.percent_of_peak.value_or(0)}}}};
+}
+
+std::string score_text(const Score &score, double floor, int rounds, bool budget_spent, double worst_spread) {
+    std::string text = "score over " + std::to_string(score.shapes) + " shapes (" + std::to_string(rounds) +
+                       " rounds, cuBLAS interleaved case by case):\n";
+    text += "  geometric mean time  " + fixed(score.geomean_ms) + " ms\n";
+    if (score.geomean_ratio_to_cublas)
+        text += "  vs cuBLAS            " + fixed(*score.geomean_ratio_to_cublas) +
+                "× (geometric mean of cuBLAS time / yours)\n";
+    if (score.percent_of_peak)
+        text +=
+            "  of the FP32 peak     " + fixed(*score.percent_of_peak, "%.1f") + "% of " + score.peak.formula() + "\n";
+    text += "  noise floor          " + percent(floor) +
+            " (cuBLAS timed in two rounds: the largest difference of its medians over the shapes)";
+    if (budget_spent) text += "\n  the time budget ran out with a spread of " + percent(worst_spread) + " on one shape";
+    return text;
+}
+
+} // namespace
+
+int rank(const JudgeOptions &o) {
+    Reporters report = reporters_for(o);
+    std::vector<TestCase> suite, ranked;
+    try {
+        suite = selected_cases(o);
+        ranked = ranked_cases(o);
+    } catch (const TestcaseError &e) {
+        std::cerr << e.what() << "\njudge: JE: the testcases are invalid; nothing was ranked\n";
+        return exit_status::judge_error;
+    }
+    Session session(o, report, o.solution);
+    std::unique_ptr<Supervisor> supervisor;
+    if (const auto status = session.prepare(suite, supervisor)) return *status;
+    report.run_started(session.context);
+    // A score is only for a solution that is right everywhere.
+    const std::vector<CaseResult> checked = session.judge_cases(*supervisor, suite);
+    if (worst_verdict(checked) != Verdict::AC) {
+        report.note("rank: no score: the solution is not AC on every case of the suite (above)");
+        return session.finish(checked);
+    }
+    report.note("suite: " + std::to_string(checked.size()) + "/" + std::to_string(checked.size()) +
+                " AC; the ranked set, with cuBLAS in the same run:");
+    std::vector<RankedShape> shapes;
+    for (const auto &tc : ranked) shapes.push_back({tc, {}, {}, {}});
+    const RoundRule rule(o.spread_target, o.rank_budget_s);
+    int rounds = 0;
+    double worst_spread = 1;
+    while (rule.wants_more(rounds, worst_spread)) {
+        ++rounds;
+        worst_spread = 0;
+        for (auto &shape : shapes) {
+            session.progress.show("rank: round " + std::to_string(rounds) + ", " + shape.testcase.name);
+            CasePolicy policy = policy_for(shape.testcase, o);
+            policy.baseline = true;
+            shape.last = supervisor->run_case(shape.testcase, policy);
+            session.progress.clear();
+            if (shape.last.verdict != Verdict::AC || !shape.last.timing || !shape.last.baseline) {
+                report.case_finished(shape.last, shape.testcase, policy);
+                report.note("rank: no score: " + shape.testcase.name + " failed in round " + std::to_string(rounds));
+                return session.finish({shape.last});
+            }
+            shape.solution.add(*shape.last.timing);
+            shape.cublas.add(*shape.last.baseline);
+            worst_spread = std::max(worst_spread, shape.solution.spread());
+        }
+    }
+    std::vector<CaseResult> results;
+    double floor = 0;
+    for (auto &shape : shapes) {
+        CaseResult r = shape.last;
+        r.timing = shape.solution.timed_run();
+        r.baseline = shape.cublas.timed_run();
+        report.case_finished(r, shape.testcase, policy_for(shape.testcase, o));
+        floor = std::max(floor, noise_floor(shape.cublas.round_medians_ms[0], shape.cublas.round_medians_ms[1]));
+        results.push_back(r);
+    }
+    const auto score = score_of(results, session.context.device);
+    if (!score) {
+        report.note("rank: no score (no timed shape)");
+        return session.finish(results);
+    }
+    const nlohmann::json figures = rank_figures(shapes, results, session.context, *score, floor, rounds);
+    report.finding("rank", figures, score_text(*score, floor, rounds, rule.budget_spent(), worst_spread));
+    if (!o.plot_path.empty()) {
+        const std::string why = draw_plot(figures, o.plot_path);
+        report.note(why.empty() ? "plot: " + o.plot_path : "plot: not drawn: " + why);
+    }
+    if (!o.profile_case.empty()) {
+        const auto it = std::find_if(results.begin(), results.end(),
+                                     [&](const CaseResult &r) { return case_selected(r.name, o.profile_case); });
+        if (it == results.end())
+            report.note("profile: no ranked case is called " + o.profile_case);
+        else
+            profile_case(session, shapes[it - results.begin()].testcase, *it);
+    }
+    return session.finish(results);
+}
+
+} // namespace gemm
