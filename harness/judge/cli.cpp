@@ -294,7 +294,9 @@ std::variant<JudgeOptions, int> parse_command_line(int argc, const char *const *
     add_case_command(app, o.case_command);
     add_cache_command(app, o.cache_command);
     add_competitive_commands(app, o);
-    app.add_option("--history", o.history_path, "the history database (default: the user's data folder)");
+    app.add_option("--history", o.history_path,
+                   "the history database (default: $GEMM_JUDGE_HISTORY, else the user's data folder)")
+        ->envname("GEMM_JUDGE_HISTORY");
     app.add_flag("!--no-history", o.record_history, "do not record this run in the history");
     try {
         app.parse(argc, argv);
