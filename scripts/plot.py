@@ -22,7 +22,8 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "lib
 import plot_input  # noqa: E402  (found through the line above)
 
 SYSTEM_PYTHON = "/usr/bin/python3"
-SOLUTION_COLOURS = ["#1f77b4", "#ff7f0e", "#2ca02c", "#9467bd", "#8c564b", "#e377c2", "#17becf", "#bcbd22"]
+SOLUTION_COLOURS = ["#1f77b4", "#ff7f0e", "#2ca02c", "#9467bd", "#8c564b", "#e377c2", "#17becf", "#bcbd22",
+                    "#d62728", "#7f7f7f", "#393b79", "#637939"]  # enough for a ladder of 12 rungs
 
 
 def fail(status, message):

@@ -27,6 +27,19 @@ struct SideTiming {
 };
 using Timings = std::map<std::string, SideTiming>; // by case name
 
+// How far two timings of the same code move apart in one run: the largest relative
+// difference between the medians of the first two rounds, over every shape of both sides.
+// A change of one shape smaller than this is noise, however small its p-value: two
+// processes running the same kernel differ by a few tenths of a percent on some shapes.
+double run_noise_floor(const Timings &a, const Timings &b) {
+    double floor = 0;
+    for (const Timings *side : {&a, &b})
+        for (const auto &[name, t] : *side)
+            if (t.round_medians_ms.size() >= 2)
+                floor = std::max(floor, noise_floor(t.round_medians_ms[0], t.round_medians_ms[1]));
+    return floor;
+}
+
 std::string line(const char *format, ...) __attribute__((format(printf, 1, 2)));
 std::string line(const char *format, ...) {
     char text[400];
@@ -38,7 +51,8 @@ std::string line(const char *format, ...) {
 }
 
 // A --json report of a judge or rank run, or a history attempt (#ID, whose report it keeps).
-Timings timings_of_report(const std::string &side, const JudgeOptions &o) {
+// A rank report's noise floor (cuBLAS timed twice) raises `floor`.
+Timings timings_of_report(const std::string &side, const JudgeOptions &o, double &floor) {
     nlohmann::json report;
     if (side.rfind('#', 0) == 0) {
         const auto attempt = History::open(o.history_path.empty() ? default_history_path() : o.history_path)
@@ -50,6 +64,8 @@ Timings timings_of_report(const std::string &side, const JudgeOptions &o) {
         report = nlohmann::json::parse(in, nullptr, false);
         if (report.is_discarded() || !report.contains("cases")) throw UsageError(side + ": not a judge JSON report");
     }
+    if (report.contains("rank") && report["rank"].contains("noise_floor"))
+        floor = std::max(floor, report["rank"]["noise_floor"].get<double>());
     Timings timings;
     for (const auto &c : report["cases"]) {
         if (c["timing"].is_null() || !c["timing"].contains("samples_ms")) continue;
@@ -66,15 +82,12 @@ struct ShapeComparison {
     bool significant;
 };
 
-std::vector<ShapeComparison> compare_timings(const Timings &old_side, const Timings &new_side) {
+std::vector<ShapeComparison> compare_timings(const Timings &old_side, const Timings &new_side, double floor) {
     std::vector<ShapeComparison> rows;
     for (const auto &[name, before] : old_side) {
         const auto after = new_side.find(name);
         if (after == new_side.end()) continue;
         const RankTest test = mann_whitney_u(before.samples_ms, after->second.samples_ms);
-        const double floor = before.round_medians_ms.size() >= 2
-                                 ? noise_floor(before.round_medians_ms[0], before.round_medians_ms[1])
-                                 : 0.0;
         const double old_ms = summarize(before.samples_ms).median_ms,
                      new_ms = summarize(after->second.samples_ms).median_ms;
         rows.push_back({name, before.M, before.N, before.K, old_ms, new_ms, old_ms / new_ms, test.p_value, floor,
@@ -132,18 +145,20 @@ int compare(const JudgeOptions &o) {
         return exit_status::usage;
     }
     Timings old_side, new_side;
+    double floor = 0;
     try {
         if (live) {
             if (const auto status = time_live(o, report, old_side, new_side)) return *status;
+            floor = run_noise_floor(old_side, new_side);
         } else {
-            old_side = timings_of_report(o.solution, o);
-            new_side = timings_of_report(o.other, o);
+            old_side = timings_of_report(o.solution, o, floor);
+            new_side = timings_of_report(o.other, o, floor);
         }
     } catch (const UsageError &e) {
         std::cerr << "judge: " << e.what() << "\n";
         return exit_status::usage;
     }
-    const auto rows = compare_timings(old_side, new_side);
+    const auto rows = compare_timings(old_side, new_side, floor);
     if (rows.empty()) {
         std::cerr << "judge: the two sides have no timed case in common\n";
         return exit_status::usage;
@@ -167,14 +182,14 @@ int compare(const JudgeOptions &o) {
                           {"noise_floor", r.floor},
                           {"significant", r.significant}});
     }
-    text += "new/old: the old median time over the new (above 1: new is faster); p: two-sided Mann–Whitney U over "
-            "every call's time; significant when p < 0.05 and the change exceeds the noise floor (the old side's "
-            "two rounds)";
-    const nlohmann::json figures = {{"kind", "compare"},
-                                    {"title", o.solution + " vs " + o.other},
-                                    {"old", o.solution},
-                                    {"new", o.other},
-                                    {"shapes", shapes}};
+    text += line("noise floor %.2f%%: ", 100 * floor) +
+            (live ? "the largest difference between the first two rounds' medians of either side, over the shapes"
+                  : "the reports' own (a rank report's: cuBLAS timed twice)");
+    text += "\nnew/old: the old median time over the new (above 1: new is faster); p: two-sided Mann–Whitney U over "
+            "every call's time; significant when p < 0.05 and the change exceeds the noise floor";
+    const nlohmann::json figures = {{"kind", "compare"},    {"title", o.solution + " vs " + o.other},
+                                    {"old", o.solution},    {"new", o.other},
+                                    {"noise_floor", floor}, {"shapes", shapes}};
     report.finding("compare", figures, text);
     if (!o.plot_path.empty()) {
         const std::string why = draw_plot(figures, o.plot_path);

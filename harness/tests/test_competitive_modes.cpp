@@ -21,13 +21,15 @@ namespace {
 const std::string judge_program = std::string(GEMM_BIN_DIR) + "/gemm-judge";
 
 // A judge report with one timed case whose calls took `ms` plus a little spread.
-std::string report_with(double ms, std::uint64_t seed) {
+std::string report_with(double ms, std::uint64_t seed, double rank_noise_floor = -1) {
     std::vector<double> samples;
     SplitMix64 g(seed);
     for (int i = 0; i < 30; ++i) samples.push_back(ms * (1 + 0.004 * static_cast<double>(g.next() % 1000) / 1000));
     nlohmann::json timing = {{"samples_ms", samples}, {"median_ms", ms}};
     nlohmann::json c = {{"name", "perf/01-cube-4096"}, {"M", 4096}, {"N", 4096}, {"K", 4096}, {"timing", timing}};
-    return nlohmann::json{{"cases", nlohmann::json::array({c})}}.dump();
+    nlohmann::json report = {{"cases", nlohmann::json::array({c})}};
+    if (rank_noise_floor >= 0) report["rank"] = {{"noise_floor", rank_noise_floor}};
+    return report.dump();
 }
 
 Attempt ranked_attempt(const std::string &path, const std::string &gpu, double ratio, double floor) {
@@ -77,6 +79,18 @@ TEST_CASE(
     CHECK(contains(run.output, "+0.3% (not significant)"));
     CHECK(contains(run.output, "+99.4%"));
     CHECK(contains(run.output, "0.320×"));
+}
+
+TEST_CASE("a change smaller than a rank report's noise floor is not significant, however small its p-value") {
+    TempFolder folder;
+    const auto before = folder.write("before.json", report_with(10.0, 3, 0.01));
+    const auto after = folder.write("after.json", report_with(9.95, 4, 0.004)); // 0.5% faster, samples apart
+    const auto within = run_captured({judge_program, "compare", before, after});
+    CHECK(contains(within.output, "not significant"));
+    CHECK(contains(within.output, "noise floor 1.00%"));
+    const auto outside = run_captured({judge_program, "compare", folder.write("b.json", report_with(10.0, 3, 0.001)),
+                                       folder.write("a.json", report_with(9.95, 4, 0.001))});
+    CHECK(contains(outside.output, "new is faster"));
 }
 
 TEST_CASE("the leaderboard gives one board per GPU model, best first") {
