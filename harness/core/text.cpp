@@ -1,5 +1,7 @@
 #include "core/text.hpp"
 
+#include <cstdarg>
+#include <cstdio>
 #include <fstream>
 #include <sstream>
 
@@ -16,6 +18,15 @@ std::optional<std::string> read_text_file(const std::string &path) {
 
 std::string without_utf8_bom(std::string text) {
     if (text.rfind("\xEF\xBB\xBF", 0) == 0) text.erase(0, 3);
+    return text;
+}
+
+std::string formatted(const char *format, ...) {
+    char text[512];
+    va_list args;
+    va_start(args, format);
+    std::vsnprintf(text, sizeof text, format, args);
+    va_end(args);
     return text;
 }
 

@@ -14,6 +14,9 @@ std::optional<std::string> read_text_file(const std::string &path);
 // which would otherwise stick to the first word ("\xEF\xBB\xBFshape").
 std::string without_utf8_bom(std::string text);
 
+// printf into a std::string (up to 511 bytes: table rows and figures, not data).
+std::string formatted(const char *format, ...) __attribute__((format(printf, 1, 2)));
+
 // Terminal columns of UTF-8 text: "×" is two bytes but one column.
 std::size_t display_width(const std::string &text);
 

@@ -1,6 +1,7 @@
 #include "core/errors.hpp"
 #include "core/significance.hpp"
 #include "core/stats.hpp"
+#include "core/text.hpp"
 #include "judge/case_policy.hpp"
 #include "judge/history.hpp"
 #include "judge/plot_call.hpp"
@@ -8,7 +9,6 @@
 #include "judge/ranked_set.hpp"
 #include "judge/session.hpp"
 
-#include <cstdarg>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -38,16 +38,6 @@ double run_noise_floor(const Timings &a, const Timings &b) {
             if (t.round_medians_ms.size() >= 2)
                 floor = std::max(floor, noise_floor(t.round_medians_ms[0], t.round_medians_ms[1]));
     return floor;
-}
-
-std::string line(const char *format, ...) __attribute__((format(printf, 1, 2)));
-std::string line(const char *format, ...) {
-    char text[400];
-    va_list args;
-    va_start(args, format);
-    std::vsnprintf(text, sizeof text, format, args);
-    va_end(args);
-    return text;
 }
 
 // A --json report of a judge or rank run, or a history attempt (#ID, whose report it keeps).
@@ -163,14 +153,14 @@ int compare(const JudgeOptions &o) {
         std::cerr << "judge: the two sides have no timed case in common\n";
         return exit_status::usage;
     }
-    std::string text =
-        line("%-28s %12s %12s %10s %10s  %s\n", "case", "old GFLOP/s", "new GFLOP/s", "new/old", "p-value", "verdict");
+    std::string text = formatted("%-28s %12s %12s %10s %10s  %s\n", "case", "old GFLOP/s", "new GFLOP/s", "new/old",
+                                 "p-value", "verdict");
     nlohmann::json shapes = nlohmann::json::array();
     for (const auto &r : rows) {
         const double flops = flop_count(r.M, r.N, r.K);
         const char *verdict = !r.significant ? "not significant" : r.speedup > 1 ? "new is faster" : "new is slower";
-        text += line("%-28s %12.1f %12.1f %9.3f× %10.2g  %s\n", r.name.c_str(), gflops(flops, r.old_ms),
-                     gflops(flops, r.new_ms), r.speedup, r.p_value, verdict);
+        text += formatted("%-28s %12.1f %12.1f %9.3f× %10.2g  %s\n", r.name.c_str(), gflops(flops, r.old_ms),
+                          gflops(flops, r.new_ms), r.speedup, r.p_value, verdict);
         shapes.push_back({{"name", r.name},
                           {"M", r.M},
                           {"N", r.N},
@@ -182,7 +172,7 @@ int compare(const JudgeOptions &o) {
                           {"noise_floor", r.floor},
                           {"significant", r.significant}});
     }
-    text += line("noise floor %.2f%%: ", 100 * floor) +
+    text += formatted("noise floor %.2f%%: ", 100 * floor) +
             (live ? "the largest difference between the first two rounds' medians of either side, over the shapes"
                   : "the reports' own (a rank report's: cuBLAS timed twice)");
     text += "\nnew/old: the old median time over the new (above 1: new is faster); p: two-sided Mann–Whitney U over "
@@ -192,8 +182,7 @@ int compare(const JudgeOptions &o) {
                                     {"noise_floor", floor}, {"shapes", shapes}};
     report.finding("compare", figures, text);
     if (!o.plot_path.empty()) {
-        const std::string why = draw_plot(figures, o.plot_path);
-        report.note(why.empty() ? "plot: " + o.plot_path : "plot: not drawn: " + why);
+        draw_plot_and_tell(report, figures, o.plot_path);
     }
     RunContext context;
     context.solution = o.other;

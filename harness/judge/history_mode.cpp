@@ -1,3 +1,4 @@
+#include "core/text.hpp"
 #include "core/verdict.hpp"
 #include "judge/history.hpp"
 #include "judge/plot_call.hpp"
@@ -7,7 +8,6 @@
 #include "judge/session.hpp"
 
 #include <cmath>
-#include <cstdarg>
 #include <cstdio>
 #include <filesystem>
 #include <iostream>
@@ -17,16 +17,6 @@
 namespace gemm {
 
 namespace {
-
-std::string line(const char *format, ...) __attribute__((format(printf, 1, 2)));
-std::string line(const char *format, ...) {
-    char text[400];
-    va_list args;
-    va_start(args, format);
-    std::vsnprintf(text, sizeof text, format, args);
-    va_end(args);
-    return text;
-}
 
 History open_history(const JudgeOptions &o) {
     return History::open(o.history_path.empty() ? default_history_path() : o.history_path);
@@ -43,7 +33,7 @@ std::optional<double> speed(const Attempt &a) {
 // "+3.1%", with "(not significant)" when the change is inside the noise floor.
 std::string change(double now, double then, double floor) {
     const double relative = now / then - 1;
-    std::string text = line("%+.1f%%", 100 * relative);
+    std::string text = formatted("%+.1f%%", 100 * relative);
     if (std::fabs(relative) <= floor) text += " (not significant)";
     return text;
 }
@@ -71,8 +61,8 @@ int show_history(const JudgeOptions &o) {
                         history.path());
             return 0;
         }
-        std::string text = line("%-5s %-20s %-6s %-22s %-20s %-7s %-9s %-28s %s\n", "id", "time (UTC)", "mode",
-                                "solution", "GPU", "verdict", "score", "since previous", "since best");
+        std::string text = formatted("%-5s %-20s %-6s %-22s %-20s %-7s %-9s %-28s %s\n", "id", "time (UTC)", "mode",
+                                     "solution", "GPU", "verdict", "score", "since previous", "since best");
         // Previous and best within one solution, GPU model and mode: nothing else compares.
         std::map<std::string, std::pair<const Attempt *, const Attempt *>> seen;
         nlohmann::json points = nlohmann::json::array();
@@ -89,11 +79,11 @@ int show_history(const JudgeOptions &o) {
                 points.push_back({{"time", a.time_utc}, {"solution", a.solution_name}, {"score", *score}});
             }
             const std::string shown = !score                      ? "-"
-                                      : a.geomean_ratio_to_cublas ? line("%.3f×", *score)
-                                                                  : line("%.3g ms", *a.geomean_ms);
-            text += line("%-5lld %-20s %-6s %-22s %-20s %-7s %-9s %-28s %s\n", a.id, a.time_utc.c_str(), a.mode.c_str(),
-                         a.solution_name.substr(0, 22).c_str(), a.gpu_name.substr(0, 20).c_str(),
-                         a.worst_verdict.c_str(), shown.c_str(), previous.c_str(), best.c_str());
+                                      : a.geomean_ratio_to_cublas ? formatted("%.3f×", *score)
+                                                                  : formatted("%.3g ms", *a.geomean_ms);
+            text += formatted("%-5lld %-20s %-6s %-22s %-20s %-7s %-9s %-28s %s\n", a.id, a.time_utc.c_str(),
+                              a.mode.c_str(), a.solution_name.substr(0, 22).c_str(), a.gpu_name.substr(0, 20).c_str(),
+                              a.worst_verdict.c_str(), shown.c_str(), previous.c_str(), best.c_str());
         }
         text +=
             "score: the geometric mean of cuBLAS time / yours over the shapes (×), else the geometric-mean time; "
@@ -104,8 +94,7 @@ int show_history(const JudgeOptions &o) {
                                         {"attempts", points}};
         report.finding("history", figures, text);
         if (!o.plot_path.empty()) {
-            const std::string why = draw_plot(figures, o.plot_path);
-            report.note(why.empty() ? "plot: " + o.plot_path : "plot: not drawn: " + why);
+            draw_plot_and_tell(report, figures, o.plot_path);
         }
     } catch (const HistoryError &e) {
         std::cerr << "judge: " << e.what() << "\n";
@@ -126,15 +115,16 @@ int show_leaderboard(const JudgeOptions &o) {
             const auto board = history.leaderboard(gpu);
             if (board.empty()) continue;
             std::string text = "leaderboard on " + gpu + " (best ranked attempt of each solution):\n";
-            text += line("%-4s %-24s %-10s %-12s %-12s %-6s %s\n", "#", "solution", "vs cuBLAS", "of FP32 peak",
-                         "geomean", "id", "time (UTC)");
+            text += formatted("%-4s %-24s %-10s %-12s %-12s %-6s %s\n", "#", "solution", "vs cuBLAS", "of FP32 peak",
+                              "geomean", "id", "time (UTC)");
             nlohmann::json rows = nlohmann::json::array();
             int place = 0;
             for (const auto &a : board) {
-                text += line("%-4d %-24s %-10s %-12s %-12s %-6lld %s\n", ++place, a.solution_name.substr(0, 24).c_str(),
-                             a.geomean_ratio_to_cublas ? line("%.3f×", *a.geomean_ratio_to_cublas).c_str() : "-",
-                             a.percent_of_peak ? line("%.1f%%", *a.percent_of_peak).c_str() : "-",
-                             a.geomean_ms ? line("%.3g ms", *a.geomean_ms).c_str() : "-", a.id, a.time_utc.c_str());
+                text += formatted(
+                    "%-4d %-24s %-10s %-12s %-12s %-6lld %s\n", ++place, a.solution_name.substr(0, 24).c_str(),
+                    a.geomean_ratio_to_cublas ? formatted("%.3f×", *a.geomean_ratio_to_cublas).c_str() : "-",
+                    a.percent_of_peak ? formatted("%.1f%%", *a.percent_of_peak).c_str() : "-",
+                    a.geomean_ms ? formatted("%.3g ms", *a.geomean_ms).c_str() : "-", a.id, a.time_utc.c_str());
                 rows.push_back({{"solution", a.solution_path},
                                 {"attempt", a.id},
                                 {"geomean_ratio_to_cublas", a.geomean_ratio_to_cublas.value_or(0)},

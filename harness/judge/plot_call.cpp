@@ -20,4 +20,9 @@ std::string draw_plot(const nlohmann::json &figures, const std::string &output) 
     return "";
 }
 
+void draw_plot_and_tell(Reporter &report, const nlohmann::json &figures, const std::string &output) {
+    const std::string why = draw_plot(figures, output);
+    report.note(why.empty() ? "plot: " + output : "plot: not drawn: " + why);
+}
+
 } // namespace gemm

@@ -3,6 +3,8 @@
 // scripts/lib/plot_input.py.
 #pragma once
 
+#include "judge/reporter.hpp"
+
 #include <nlohmann/json.hpp>
 #include <string>
 
@@ -14,5 +16,8 @@ std::string scripts_dir();
 
 // Writes `figures` next to `output` (as OUTPUT.json) and draws them; "" or why not.
 std::string draw_plot(const nlohmann::json &figures, const std::string &output);
+
+// draw_plot, then a note to the reporters: where the picture is, or why there is none.
+void draw_plot_and_tell(Reporter &report, const nlohmann::json &figures, const std::string &output);
 
 } // namespace gemm

@@ -1,5 +1,6 @@
 #include "judge/profile.hpp"
 #include "core/stats.hpp"
+#include "core/text.hpp"
 #include "judge/case_policy.hpp"
 #include "judge/process.hpp"
 
@@ -60,12 +61,6 @@ double to_bytes(double value, const std::string &unit) {
     if (unit == "Kibyte" || unit == "KiB") return value * 1024;
     if (unit == "Mbyte" || unit == "MB") return value * 1e6;
     return value;
-}
-
-std::string format(const char *pattern, double a) {
-    char text[64];
-    std::snprintf(text, sizeof text, pattern, a);
-    return text;
 }
 
 } // namespace
@@ -149,14 +144,16 @@ void profile_case(Session &session, const TestCase &tc, const CaseResult &ranked
     const double flop = flop_count(tc.M, tc.N, tc.K);
     std::string text = "profile of " + tc.name + " (Nsight Compute, clocks as found, one call of solve()):\n";
     text += "  kernel " + p->kernel + (p->kernels > 1 ? " and " + std::to_string(p->kernels - 1) + " more" : "") + "\n";
-    text += "  duration " + format("%.4g ms", p->duration_ms) + "; the judge's median " + format("%.4g ms", judge_ms) +
-            " (" + format("%+.1f%%", judge_ms > 0 ? 100 * (judge_ms / p->duration_ms - 1) : 0) + ")\n";
-    text += "  " + format("%.1f TFLOP/s", flop / (p->duration_ms * 1e9)) + " of 2·M·N·K (" +
-            format("%.1f TFLOP/s", p->ffma_flop / (p->duration_ms * 1e9)) + " counted in FFMA/FADD/FMUL)\n";
-    text += "  SM throughput " + format("%.1f%%", p->sm_percent) + ", DRAM throughput " +
-            format("%.1f%%", p->dram_percent) + ", achieved occupancy " + format("%.1f%%", p->occupancy_percent) + "\n";
-    text += "  " + format("%.0f registers per thread", p->registers) + ", " +
-            format("%.1f KB shared memory per block", p->shared_bytes / 1e3);
+    text += "  duration " + formatted("%.4g ms", p->duration_ms) + "; the judge's median " +
+            formatted("%.4g ms", judge_ms) + " (" +
+            formatted("%+.1f%%", judge_ms > 0 ? 100 * (judge_ms / p->duration_ms - 1) : 0) + ")\n";
+    text += "  " + formatted("%.1f TFLOP/s", flop / (p->duration_ms * 1e9)) + " of 2·M·N·K (" +
+            formatted("%.1f TFLOP/s", p->ffma_flop / (p->duration_ms * 1e9)) + " counted in FFMA/FADD/FMUL)\n";
+    text += "  SM throughput " + formatted("%.1f%%", p->sm_percent) + ", DRAM throughput " +
+            formatted("%.1f%%", p->dram_percent) + ", achieved occupancy " + formatted("%.1f%%", p->occupancy_percent) +
+            "\n";
+    text += "  " + formatted("%.0f registers per thread", p->registers) + ", " +
+            formatted("%.1f KB shared memory per block", p->shared_bytes / 1e3);
     session.report.finding("profile",
                            {{"case", tc.name},
                             {"kernel", p->kernel},

@@ -2,6 +2,7 @@
 #include "core/score.hpp"
 #include "core/significance.hpp"
 #include "core/stats.hpp"
+#include "core/text.hpp"
 #include "judge/case_policy.hpp"
 #include "judge/plot_call.hpp"
 #include "judge/profile.hpp"
@@ -16,18 +17,6 @@
 namespace gemm {
 
 namespace {
-
-std::string percent(double fraction) {
-    char text[32];
-    std::snprintf(text, sizeof text, "%.1f%%", 100 * fraction);
-    return text;
-}
-
-std::string fixed(double value, const char *format = "%.3f") {
-    char text[64];
-    std::snprintf(text, sizeof text, format, value);
-    return text;
-}
 
 struct RankedShape {
     TestCase testcase;
@@ -81,16 +70,18 @@ nlohmann::json rank_figures(const std::vector<RankedShape> &shapes, const std::v
 std::string score_text(const Score &score, double floor, int rounds, bool budget_spent, double worst_spread) {
     std::string text = "score over " + std::to_string(score.shapes) + " shapes (" + std::to_string(rounds) +
                        " rounds, cuBLAS interleaved case by case):\n";
-    text += "  geometric mean time  " + fixed(score.geomean_ms) + " ms\n";
+    text += "  geometric mean time  " + formatted("%.3f", score.geomean_ms) + " ms\n";
     if (score.geomean_ratio_to_cublas)
-        text += "  vs cuBLAS            " + fixed(*score.geomean_ratio_to_cublas) +
+        text += "  vs cuBLAS            " + formatted("%.3f", *score.geomean_ratio_to_cublas) +
                 "× (geometric mean of cuBLAS time / yours)\n";
     if (score.percent_of_peak)
-        text +=
-            "  of the FP32 peak     " + fixed(*score.percent_of_peak, "%.1f") + "% of " + score.peak.formula() + "\n";
-    text += "  noise floor          " + percent(floor) +
+        text += "  of the FP32 peak     " + formatted("%.1f", *score.percent_of_peak) + "% of " + score.peak.formula() +
+                "\n";
+    text += "  noise floor          " + formatted("%.1f%%", 100 * floor) +
             " (cuBLAS timed in two rounds: the largest difference of its medians over the shapes)";
-    if (budget_spent) text += "\n  the time budget ran out with a spread of " + percent(worst_spread) + " on one shape";
+    if (budget_spent)
+        text +=
+            "\n  the time budget ran out with a spread of " + formatted("%.1f%%", 100 * worst_spread) + " on one shape";
     return text;
 }
 
@@ -160,8 +151,7 @@ int rank(const JudgeOptions &o) {
     const nlohmann::json figures = rank_figures(shapes, results, session.context, *score, floor, rounds);
     report.finding("rank", figures, score_text(*score, floor, rounds, rule.budget_spent(), worst_spread));
     if (!o.plot_path.empty()) {
-        const std::string why = draw_plot(figures, o.plot_path);
-        report.note(why.empty() ? "plot: " + o.plot_path : "plot: not drawn: " + why);
+        draw_plot_and_tell(report, figures, o.plot_path);
     }
     if (!o.profile_case.empty()) {
         const auto it = std::find_if(results.begin(), results.end(),

@@ -6,7 +6,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstdarg>
 #include <cstdio>
 #include <filesystem>
 #include <map>
@@ -15,16 +14,6 @@
 namespace gemm {
 
 namespace {
-
-std::string printf_string(const char *format, ...) __attribute__((format(printf, 1, 2)));
-std::string printf_string(const char *format, ...) {
-    char text[512];
-    va_list args;
-    va_start(args, format);
-    std::vsnprintf(text, sizeof text, format, args);
-    va_end(args);
-    return text;
-}
 
 std::string shape(const CaseResult &r) {
     return std::to_string(r.M) + "×" + std::to_string(r.N) + "×" + std::to_string(r.K);
@@ -50,10 +39,10 @@ std::string indented_tail(const std::string &tail, int max_lines) {
 
 std::string format_duration_ms(double ms) {
     // Thresholds on the rounded value, so 999.6 ms reads "1 s" and 0.9996 ms "1 ms".
-    if (ms >= 999.5) return printf_string("%.3g s", ms / 1000);
-    if (ms >= 99.95) return printf_string("%.0f ms", ms);
-    if (ms >= 0.9995) return printf_string("%.3g ms", ms);
-    return printf_string("%.3f ms", ms);
+    if (ms >= 999.5) return formatted("%.3g s", ms / 1000);
+    if (ms >= 99.95) return formatted("%.0f ms", ms);
+    if (ms >= 0.9995) return formatted("%.3g ms", ms);
+    return formatted("%.3f ms", ms);
 }
 
 double error_over_bound(const CaseResult &r) {
@@ -65,14 +54,14 @@ std::string format_device(const DeviceInfo &d) {
     std::string text = d.name + ", " + d.arch() + ", " + std::to_string(d.sm_count) + " SMs, " +
                        std::to_string(d.l2_bytes >> 20) + " MB L2";
     if (!d.driver_version.empty()) text += ", driver " + d.driver_version;
-    text += printf_string(", CUDA %d.%d", d.cuda_runtime_version / 1000, d.cuda_runtime_version % 1000 / 10);
-    if (d.sm_clock_max_mhz > 0) text += printf_string(", SM clock %d/%d MHz", d.sm_clock_mhz, d.sm_clock_max_mhz);
+    text += formatted(", CUDA %d.%d", d.cuda_runtime_version / 1000, d.cuda_runtime_version % 1000 / 10);
+    if (d.sm_clock_max_mhz > 0) text += formatted(", SM clock %d/%d MHz", d.sm_clock_mhz, d.sm_clock_max_mhz);
     return text;
 }
 
 std::string format_header(const RunContext &run) {
     const std::string file = std::filesystem::path(run.solution).filename().string();
-    std::string compiled = run.compile.cached ? "(cached build)" : printf_string("in %.1f s", run.compile.seconds);
+    std::string compiled = run.compile.cached ? "(cached build)" : formatted("in %.1f s", run.compile.seconds);
     return file + "  compiled for " + (run.arch.empty() ? "nvcc's default target" : run.arch) + " (" + run.device.name +
            ") " + compiled + "\nGPU: " + format_device(run.device) + "\n";
 }
@@ -87,13 +76,13 @@ std::string format_row(const CaseResult &r, bool show_output) {
     std::string row = pad(r.name, 30) + pad(shape(r), 20) + pad(verdict_name(r.verdict), 9) +
                       pad(ratio < 0               ? "-"
                           : !std::isfinite(ratio) ? "inf"
-                          : ratio < 1000          ? printf_string("%.2f", ratio)
-                                                  : printf_string("%.3g", ratio),
+                          : ratio < 1000          ? formatted("%.2f", ratio)
+                                                  : formatted("%.3g", ratio),
                           13);
     if (r.timing) {
         const double ms = r.timing->stats.median_ms;
-        row += pad(format_duration_ms(ms), 12) + pad(printf_string("%.1f", gflops(flop_count(r.M, r.N, r.K), ms)), 10);
-        if (r.baseline) row += printf_string("%.0f%%", 100.0 * r.baseline->stats.median_ms / ms);
+        row += pad(format_duration_ms(ms), 12) + pad(formatted("%.1f", gflops(flop_count(r.M, r.N, r.K), ms)), 10);
+        if (r.baseline) row += formatted("%.0f%%", 100.0 * r.baseline->stats.median_ms / ms);
         if (r.timing->host_clock_used) row += "  (host clock: work left running after solve() returned)";
     }
     row += "\n";
@@ -111,9 +100,8 @@ std::string format_map(const std::string &map, int M, int K) {
     const auto rows = static_cast<int>(std::count(map.begin(), map.end(), '\n'));
     const auto cols = rows > 0 ? static_cast<int>(map.find('\n')) : 0;
     if (rows == 0 || cols == 0) return "";
-    std::string text =
-        printf_string("      map of C, %d×%d cells of about %d×%d elements (X wrong, u never written):\n", rows, cols,
-                      (M + rows - 1) / rows, (K + cols - 1) / cols);
+    std::string text = formatted("      map of C, %d×%d cells of about %d×%d elements (X wrong, u never written):\n",
+                                 rows, cols, (M + rows - 1) / rows, (K + cols - 1) / cols);
     std::size_t start = 0;
     for (int r = 0; r < rows; ++r) {
         text += "      |" + map.substr(start, cols) + "|\n";
