@@ -1,39 +1,20 @@
 // ./judge: options → testcases → compile → supervisor (workers) → report.
-// Three ways to run: the suite (or one --shape), --stress over random shapes, and
-// --sanitize over the small cases under compute-sanitizer.
+// The modes: the suite (or one --shape), --stress, --sanitize (judge/session.hpp), and
+// rank, compare, history, leaderboard (judge/rank_mode.hpp); case and cache commands.
 #include "authoring/case_command.hpp"
-#include "authoring/case_tools.hpp"
-#include "channel/protocol.hpp"
-#include "core/check.hpp"
 #include "core/errors.hpp"
 #include "core/terminal_text.hpp"
 #include "core/testcase.hpp"
 #include "judge/cache_command.hpp"
-#include "judge/case_policy.hpp"
 #include "judge/cli.hpp"
-#include "judge/command_line_case.hpp"
-#include "judge/compile.hpp"
-#include "judge/folder_settings.hpp"
-#include "judge/gpu_absence.hpp"
-#include "judge/gpu_target.hpp"
 #include "judge/interrupt.hpp"
-#include "judge/process.hpp"
 #include "judge/rank_mode.hpp"
-#include "judge/report.hpp"
-#include "judge/reporter.hpp"
-#include "judge/sanitizer.hpp"
 #include "judge/session.hpp"
-#include "judge/shrink.hpp"
-#include "judge/stress.hpp"
 #include "judge/supervisor.hpp"
 
-#include <algorithm>
-#include <cstdio>
 #include <cstdlib>
 #include <filesystem>
-#include <fstream>
 #include <iostream>
-#include <unistd.h>
 
 namespace {
 
