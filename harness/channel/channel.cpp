@@ -5,7 +5,7 @@
 
 namespace gemm {
 
-std::optional<nlohmann::json> WorkerChannel::receive() {
+std::optional<nlohmann::json> RefereeChannel::receive() {
     for (;;) {
         if (auto newline = pending_.find('\n'); newline != std::string::npos) {
             auto line = pending_.substr(0, newline);
@@ -21,7 +21,7 @@ std::optional<nlohmann::json> WorkerChannel::receive() {
     }
 }
 
-void WorkerChannel::send(nlohmann::json message) {
+void RefereeChannel::send(nlohmann::json message) {
     message["nonce"] = nonce_;
     const std::string line = message.dump() + "\n";
     std::size_t written = 0;

@@ -1,4 +1,5 @@
-// The worker's end of the private channel: JSON lines over two inherited pipes.
+// The referee's end of the private channel with the judge: JSON lines over two
+// inherited pipes. Only trusted processes (the judge, the referee) hold these pipes.
 #pragma once
 
 #include <nlohmann/json.hpp>
@@ -9,9 +10,9 @@
 
 namespace gemm {
 
-class WorkerChannel {
+class RefereeChannel {
   public:
-    WorkerChannel(int in_fd, int out_fd) : in_fd_(in_fd), out_fd_(out_fd) {}
+    RefereeChannel(int in_fd, int out_fd) : in_fd_(in_fd), out_fd_(out_fd) {}
     // The next message, or nullopt when the supervisor closed the channel.
     std::optional<nlohmann::json> receive();
     // Every message carries the nonce of the request it answers: the supervisor drops

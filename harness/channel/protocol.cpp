@@ -204,10 +204,15 @@ void to_json(json &j, const TimedRun &t) {
              {"q1_ms", s.q1_ms},
              {"q3_ms", s.q3_ms},
              {"relative_spread", s.relative_spread()},
-             {"calls_with_unsynchronized_work", t.calls_with_unsynchronized_work},
-             {"host_clock_used", t.host_clock_used},
+             {"clock", "referee globaltimer stamps, empty call subtracted"},
+             {"empty_call",
+              {{"median_ms", t.empty_call.median_ms},
+               {"spread_ms", t.empty_call.spread_ms},
+               {"samples", t.empty_call.samples},
+               {"measured_before_solution", t.empty_call.measured_before_solution}}},
              {"sm_clock_mhz", t.sm_clock_mhz},
              {"samples_ms", t.samples_ms},
+             {"raw_samples_ms", t.raw_samples_ms},
              {"throttled_samples", t.throttled_samples},
              {"throttled_samples_used", t.throttled_samples_used}};
 }
@@ -220,10 +225,15 @@ void from_json(const json &j, TimedRun &t) {
     j.at("max_ms").get_to(s.max_ms);
     j.at("q1_ms").get_to(s.q1_ms);
     j.at("q3_ms").get_to(s.q3_ms);
-    j.at("calls_with_unsynchronized_work").get_to(t.calls_with_unsynchronized_work);
-    j.at("host_clock_used").get_to(t.host_clock_used);
     j.at("sm_clock_mhz").get_to(t.sm_clock_mhz);
     t.samples_ms = j.value("samples_ms", std::vector<double>{});
+    t.raw_samples_ms = j.value("raw_samples_ms", t.samples_ms);
+    if (const auto e = j.find("empty_call"); e != j.end() && e->is_object()) {
+        t.empty_call.median_ms = e->value("median_ms", 0.0);
+        t.empty_call.spread_ms = e->value("spread_ms", 0.0);
+        t.empty_call.samples = e->value("samples", 0);
+        t.empty_call.measured_before_solution = e->value("measured_before_solution", false);
+    }
     t.throttled_samples = j.value("throttled_samples", 0);
     t.throttled_samples_used = j.value("throttled_samples_used", false);
 }
@@ -269,6 +279,8 @@ void to_json(json &j, const CaseResult &r) {
              {"reference", r.reference_method},
              {"output_tail", r.output_tail},
              {"failed_in_timed_calls", r.failed_in_timed_calls},
+             {"runner_lost", r.runner_lost},
+             {"failed_call", r.failed_call},
              {"phases_s", r.phases},
              {"verification", r.verification},
              {"wall_seconds", r.wall_seconds}};
@@ -286,6 +298,8 @@ void from_json(const json &j, CaseResult &r) {
     j.at("detail").get_to(r.detail);
     j.at("reference").get_to(r.reference_method);
     r.failed_in_timed_calls = j.value("failed_in_timed_calls", false);
+    r.runner_lost = j.value("runner_lost", false);
+    r.failed_call = j.value("failed_call", 0);
     j.at("output_tail").get_to(r.output_tail);
     j.at("wall_seconds").get_to(r.wall_seconds);
     if (j.contains("phases_s")) j.at("phases_s").get_to(r.phases);

@@ -1,6 +1,8 @@
-// The private channel between the supervisor and a worker: one JSON object per line.
-// supervisor → worker: a testcase. worker → supervisor: hello, call, judge, result.
-// The deadline the supervisor enforces follows the phase the worker last announced.
+// The private channel between the supervisor and the referee: one JSON object per line.
+// supervisor → referee: a testcase. referee → supervisor: hello, runner, call, judge,
+// result. The deadline the supervisor enforces follows the phase the referee last
+// announced. Only trusted processes hold this channel (runner_protocol.hpp is the
+// runner's).
 #pragma once
 
 #include "core/case_result.hpp"
@@ -55,7 +57,8 @@ void to_json(nlohmann::json &j, const CaseResult &r);
 void from_json(const nlohmann::json &j, CaseResult &r);
 
 namespace event {
-constexpr const char *hello = "hello";   // {device, solve: "" or why it cannot be loaded}
+constexpr const char *hello = "hello";   // {device, failure}: the referee is ready
+constexpr const char *runner = "runner"; // {solve_error, lost, why}: the solution's runner said hello (or not)
 constexpr const char *call = "call";     // solve() is about to run: the case's time limit applies
 constexpr const char *judge = "judge";   // the judge's own work: reference, checks, transfers
 constexpr const char *result = "result"; // {result, worker_exits}

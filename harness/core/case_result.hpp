@@ -23,13 +23,20 @@ struct DeviceInfo {
     std::string arch() const { return "sm_" + std::to_string(cc_major) + std::to_string(cc_minor); }
 };
 
+// The cost of an empty call of solve() through the same path (the referee's stamps,
+// the inputs handed out, the runner told and answering, the snapshot of C), which is
+// taken off every time. Measured by a runner that never loaded the solution.
+struct EmptyCall {
+    double median_ms = 0, spread_ms = 0; // spread: q3 − q1 of its samples
+    int samples = 0;
+    bool measured_before_solution = false; // else after the solution's calls, when that was smaller
+};
+
 struct TimedRun {
     TimingSummary stats;
-    std::vector<double> samples_ms; // the kept samples behind stats, in call order (significance tests)
-    // Calls whose host-clock time (up to the device being idle) exceeded the event time:
-    // work the solution left running where the events do not see it.
-    int calls_with_unsynchronized_work = 0;
-    bool host_clock_used = false;
+    std::vector<double> samples_ms;     // the kept samples behind stats, in call order (significance tests)
+    std::vector<double> raw_samples_ms; // the same before the empty call was taken off
+    EmptyCall empty_call;
     int sm_clock_mhz = 0;          // read right after the timed calls
     int throttled_samples = 0;     // discarded: the GPU reported a thermal or hardware slowdown
     bool throttled_samples_used = false; // every sample was throttled, so they were kept
@@ -65,6 +72,8 @@ struct CaseResult {
     std::optional<TimedRun> baseline; // cuBLAS SGEMM on the same inputs, same protocol
     std::string reference_method;
     bool failed_in_timed_calls = false; // right on the checked call, wrong on a later one
+    bool runner_lost = false;           // RE: the solution's process was gone (the judge says how it ended)
+    int failed_call = 0;                // the call of solve() it was gone during, 0 when between calls
     PhaseTimes phases;
     Verification verification;
     std::string output_tail;            // the solution's stdout/stderr, bounded, filled by the supervisor

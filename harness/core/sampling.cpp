@@ -1,5 +1,7 @@
 #include "core/sampling.hpp"
 
+#include <algorithm>
+
 namespace gemm {
 
 bool Sampler::wants_more() const {
@@ -14,7 +16,7 @@ void Sampler::record(const CallSample &sample) {
         ++warmups_;
         return;
     }
-    spent_ms_ += sample.time_ms();
+    spent_ms_ += sample.ms;
     (sample.throttled ? throttled_ : kept_).push_back(sample);
 }
 
@@ -24,16 +26,17 @@ TimedRun Sampler::result() const {
     const bool enough_unthrottled = !kept_.empty();
     const std::vector<CallSample> &used = enough_unthrottled ? kept_ : throttled_;
     run.throttled_samples_used = !enough_unthrottled && !throttled_.empty();
-    std::vector<double> event_ms, host_ms;
-    for (const auto &s : used) {
-        run.calls_with_unsynchronized_work += s.unsynchronized_work();
-        event_ms.push_back(s.event_ms);
-        host_ms.push_back(s.host_ms);
-    }
-    run.host_clock_used = 2 * run.calls_with_unsynchronized_work > static_cast<int>(used.size());
-    run.samples_ms = run.host_clock_used ? host_ms : event_ms;
+    for (const auto &s : used) run.samples_ms.push_back(s.ms);
+    run.raw_samples_ms = run.samples_ms;
     run.stats = summarize(run.samples_ms);
     return run;
+}
+
+void subtract_empty_call(TimedRun &run, const EmptyCall &empty_call) {
+    run.empty_call = empty_call;
+    run.samples_ms.clear();
+    for (double raw : run.raw_samples_ms) run.samples_ms.push_back(std::max(raw - empty_call.median_ms, shortest_call_ms));
+    run.stats = summarize(run.samples_ms);
 }
 
 } // namespace gemm

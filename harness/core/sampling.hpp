@@ -1,7 +1,7 @@
 // How many calls a timing takes: one rule for the solution and for cuBLAS (as
 // google/benchmark has one stopping rule for every run), with samples taken while the
 // GPU reported a thermal or hardware slowdown discarded (as nvbench does). Pure logic,
-// tested on synthetic samples; the worker feeds it real calls (worker/case_runner.cpp).
+// tested on synthetic samples; the referee feeds it real calls (referee/case_referee.cpp).
 #pragma once
 
 #include "core/case_result.hpp"
@@ -10,17 +10,19 @@
 
 namespace gemm {
 
-// One timed call: device events around it, and the host clock up to the device being
-// idle as a cross-check that also sees work solve() left running on another stream.
+// One timed call, as the referee's clock saw it (referee/trusted_clock.hpp): from
+// before its inputs existed to after the snapshot of its output.
 struct CallSample {
-    double event_ms = 0;
-    double host_ms = 0;
+    double ms = 0;
     bool throttled = false; // the GPU reported a thermal or hardware slowdown right after it
-    // The host clock exceeds the events by more than launch and synchronisation
-    // overhead: some device work ran outside the events' view.
-    bool unsynchronized_work() const { return host_ms > 1.05 * event_ms + 0.05; }
-    double time_ms() const { return unsynchronized_work() ? host_ms : event_ms; }
 };
+
+// No call takes less than this, however small: a kernel launch alone costs more.
+constexpr double shortest_call_ms = 0.001;
+
+// Takes the empty call's cost off every sample of `run` (never below shortest_call_ms)
+// and summarizes them again; the raw samples are kept beside.
+void subtract_empty_call(TimedRun &run, const EmptyCall &empty_call);
 
 struct SamplingRule {
     int warmup_calls = 1;  // caches, clocks, lazily loaded modules; verified, not kept
@@ -40,10 +42,8 @@ class Sampler {
     bool wants_more() const;
     void record(const CallSample &sample);
 
-    // The kept samples summarized. Work left running shows in most calls: then the host
-    // clock replaces the events (one late host-clock reading is the machine's noise, not
-    // the solution's). When every sample was throttled they are summarized all the same,
-    // and the run says so.
+    // The kept samples summarized, raw. When every sample was throttled they are
+    // summarized all the same, and the run says so.
     TimedRun result() const;
 
   private:

@@ -119,14 +119,16 @@ void profile_case(Session &session, const TestCase &tc, const CaseResult &ranked
         session.report.note("profile: ncu (Nsight Compute) is not on PATH; nothing was profiled");
         return;
     }
-    // The report goes to a file and is read back as CSV, apart from what the worker prints.
+    // The report goes to a file and is read back as CSV, apart from what the runner prints.
     const std::string report =
         (std::filesystem::temp_directory_path() / ("gemm-judge-ncu-" + std::to_string(getpid()))).string();
     SupervisorOptions options = session.supervision(100.0);
     const std::vector<std::string> prefix = {ncu,      "--clock-control", "none",          "--nvtx", "--nvtx-include",
                                              "solve/", "--metrics",       profile_metrics, "-f",     "-o",
                                              report};
-    options.worker_argv.insert(options.worker_argv.begin(), prefix.begin(), prefix.end());
+    options.runner_prefix = prefix;
+    options.relaxed_for = "ncu";
+    options.timed_shapes.clear(); // untimed
     options.startup_limit_s = 600;
     Supervisor supervisor(options);
     session.progress.show("profile: " + tc.name + " under Nsight Compute");

@@ -99,7 +99,7 @@ int rank(const JudgeOptions &o) {
     }
     Session session(o, report, o.solution);
     std::unique_ptr<Supervisor> supervisor;
-    if (const auto status = session.prepare(suite, supervisor)) return *status;
+    if (const auto status = session.prepare(suite, supervisor, ranked)) return *status;
     report.run_started(session.context);
     // A score is only for a solution that is right everywhere.
     const std::vector<CaseResult> checked = session.judge_cases(*supervisor, suite);

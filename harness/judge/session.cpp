@@ -65,12 +65,13 @@ DeviceInfo probe(const std::string &worker) {
     }
 }
 
-// GPU memory a case needs at its peak, the checked call (worker/case_runner.cpp): A and
-// B twice in FP32 (the judge's copy and the solution's), C, the FP64 reference and its
-// magnitudes, and one FP64 copy of A and of B for the reference's DGEMM.
+// GPU memory a case needs at its peak, the checked call (referee/case_referee.cpp): A
+// and B twice in FP32 (the referee's copy and the solution's), C twice (the solution's
+// and the snapshot the checks read), the FP64 reference and its magnitudes, and one
+// FP64 copy of A and of B for the reference's DGEMM.
 double bytes_needed(const TestCase &tc) {
     const double a = double(tc.M) * tc.N, b = double(tc.N) * tc.K, c = double(tc.M) * tc.K;
-    return 4 * (2 * a + 2 * b + c) + 8 * (a + b + 2 * c);
+    return 4 * (2 * a + 2 * b + 2 * c) + 8 * (a + b + 2 * c);
 }
 
 std::vector<CaseResult> same_verdict_for_all(const std::vector<TestCase> &cases, Verdict v, const std::string &why) {
@@ -126,15 +127,24 @@ Reporters reporters_for(const JudgeOptions &o) {
 }
 
 Session::Session(const JudgeOptions &options, Reporters &report, std::string solution)
-    : options(options), report(report), worker(sibling_program("gemm-worker")) {
+    : options(options), report(report), referee(sibling_program("gemm-referee")),
+      runner(sibling_program("gemm-runner")) {
     context.solution = std::move(solution);
     context.time_budget_s = options.time_budget_s;
     context.precision = options.precision;
 }
 
-std::optional<int> Session::prepare(const std::vector<TestCase> &cases, std::unique_ptr<Supervisor> &supervisor) {
+std::optional<int> Session::prepare(const std::vector<TestCase> &cases, std::unique_ptr<Supervisor> &supervisor,
+                                    const std::vector<TestCase> &also_timed) {
     const JudgeOptions &o = options;
-    context.device = probe(worker);
+    for (const auto *list : {&cases, &also_timed})
+        for (const auto &tc : *list) {
+            const std::array<int, 3> shape{tc.M, tc.N, tc.K};
+            const bool timed = list == &also_timed || policy_for(tc, o).timed;
+            if (timed && std::find(timed_shapes.begin(), timed_shapes.end(), shape) == timed_shapes.end())
+                timed_shapes.push_back(shape);
+        }
+    context.device = probe(referee);
     context.arch = choose_target(o.arch, context.device, o.nvcc);
     context.compile =
         compile_solution(context.solution, CompileOptions{o.nvcc, context.arch, o.cache_dir, include_dirs(o), {}});
@@ -155,10 +165,15 @@ std::optional<int> Session::prepare(const std::vector<TestCase> &cases, std::uni
         report.finding("no_gpu", why,
                        fs::path(context.solution).filename().string() + "  compiled for " +
                            (context.arch.empty() ? "nvcc's default target" : context.arch) +
-                           (start.ok ? "; solve() found" : "; the worker could not load it: " + start.failure) +
+                           (start.ok ? "; solve() found" : "; it could not be loaded: " + start.failure) +
                            "\njudge: no GPU: " + why + ". Nothing was run.");
         report.run_finished(context, {}, exit_status::no_gpu);
         return exit_status::no_gpu;
+    }
+    if (!start.unconfined.empty()) {
+        std::string text;
+        for (const auto &item : start.unconfined) text += (text.empty() ? "" : ", ") + item;
+        report.note("unconfined: " + text);
     }
     return std::nullopt;
 }
@@ -171,7 +186,10 @@ int Session::finish(const std::vector<CaseResult> &results) {
 
 SupervisorOptions Session::supervision(double time_limit_scale) const {
     SupervisorOptions s;
-    s.worker_argv = {worker, context.compile.library};
+    s.referee = referee;
+    s.runner = runner;
+    s.library = context.compile.library;
+    s.timed_shapes = timed_shapes;
     s.time_limit_scale = time_limit_scale;
     return s;
 }
@@ -281,8 +299,9 @@ std::vector<CaseResult> Session::sanitize(std::vector<TestCase> cases) {
     const std::string program = sanitizer_program(options.nvcc);
     for (const auto &tool : sanitizer_tools()) {
         SupervisorOptions s = supervision(100.0);
-        const auto prefix = sanitizer_prefix(program, tool);
-        s.worker_argv.insert(s.worker_argv.begin(), prefix.begin(), prefix.end());
+        s.runner_prefix = sanitizer_prefix(program, tool);
+        s.relaxed_for = "compute-sanitizer";
+        s.timed_shapes.clear(); // untimed
         s.startup_limit_s = 600;
         Supervisor supervisor(s);
         for (std::size_t i = 0; i < cases.size(); ++i) {

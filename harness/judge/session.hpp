@@ -8,6 +8,7 @@
 #include "judge/shrink.hpp"
 #include "judge/supervisor.hpp"
 
+#include <array>
 #include <memory>
 #include <optional>
 #include <string>
@@ -42,13 +43,16 @@ struct Session {
     const JudgeOptions &options;
     Reporters &report;
     RunContext context;
-    std::string worker;
+    std::string referee, runner; // the programs beside the judge's own
     Progress progress;
+    std::vector<std::array<int, 3>> timed_shapes; // set by prepare()
 
-    // Probes the GPU, compiles the solution and starts a worker. The exit status when no
-    // case can run (CE, no GPU: the reporters have been told, with `cases` as CE), else
-    // nothing and `supervisor` is ready.
-    std::optional<int> prepare(const std::vector<TestCase> &cases, std::unique_ptr<Supervisor> &supervisor);
+    // Probes the GPU, compiles the solution and starts its processes. The exit status
+    // when no case can run (CE, no GPU: the reporters have been told, with `cases` as
+    // CE), else nothing and `supervisor` is ready. `also_timed`: cases run later with
+    // timing (rank's ranked set), whose empty calls are measured at the start too.
+    std::optional<int> prepare(const std::vector<TestCase> &cases, std::unique_ptr<Supervisor> &supervisor,
+                               const std::vector<TestCase> &also_timed = {});
     // Tells the reporters the run is over; the exit status of the worst verdict.
     int finish(const std::vector<CaseResult> &results);
 

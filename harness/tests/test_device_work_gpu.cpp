@@ -4,9 +4,9 @@
 #include "core/reference.hpp"
 #include "core/rng.hpp"
 #include "core/timed_check.hpp"
-#include "worker/device_check.hpp"
-#include "worker/device_info.hpp"
-#include "worker/device_inputs.hpp"
+#include "referee/device_check.hpp"
+#include "referee/device_info.hpp"
+#include "referee/device_inputs.hpp"
 
 #include <cstdio>
 #include <cstring>

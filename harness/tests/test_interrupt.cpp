@@ -102,21 +102,24 @@ TEST_CASE("Ctrl-C during a compile stops nvcc and what it started, and leaves no
         CHECK_MESSAGE(!contains(entry.path().filename().string(), ".part"), entry.path());
 }
 
-TEST_CASE("SIGTERM while a worker runs stops the worker and everything it started") {
+TEST_CASE("SIGTERM while the referee and a runner run stops them and everything they started") {
     TempFolder folder;
     const auto pid_file = folder.at("pids");
+    // Stands in for both programs: starts a sleep, records both pids, never says hello.
+    const auto program = folder.write("stand-in", "#!/bin/sh\nsleep 300 & echo $! >> " + pid_file +
+                                                      "; echo $$ >> " + pid_file + "; wait\n");
+    fs::permissions(program, fs::perms::owner_all);
     const pid_t judge = fork();
     if (judge == 0) {
         install_interrupt_cleanup();
         SupervisorOptions options;
-        options.worker_argv = {"/bin/sh", "-c",
-                               "sleep 300 & echo $! >> " + pid_file + "; echo $$ >> " + pid_file + "; wait", "worker"};
+        options.referee = options.runner = program;
         Supervisor supervisor(options);
         supervisor.start(); // waits for a hello that never comes
         _exit(0);
     }
-    const auto pids = wait_for_pids(pid_file, 2);
-    REQUIRE(pids.size() == 2);
+    const auto pids = wait_for_pids(pid_file, 4);
+    REQUIRE(pids.size() == 4);
     kill(judge, SIGTERM);
     CHECK(signal_that_ended(judge) == SIGTERM);
     for (pid_t pid : pids) CHECK_MESSAGE(ends_within_seconds(pid, 5), "pid ", pid, " outlived the judge");

@@ -27,7 +27,7 @@ bool have_nvcc() {
 
 bool gpu_present() {
     static const bool present = [] {
-        const auto run = run_captured({std::string(GEMM_BIN_DIR) + "/gemm-worker", "--probe"});
+        const auto run = run_captured({std::string(GEMM_BIN_DIR) + "/gemm-referee", "--probe"});
         try {
             return nlohmann::json::parse(run.output.substr(run.output.rfind('{'))).at("present").get<bool>();
         } catch (const std::exception &) {

@@ -24,8 +24,9 @@ TimedRun sample_timing() {
     t.stats.max_ms = 9.75;
     t.stats.q1_ms = 1.375;
     t.stats.q3_ms = 1.875;
-    t.calls_with_unsynchronized_work = 3;
-    t.host_clock_used = true;
+    t.empty_call = EmptyCall{0.3125, 0.0078125, 15, true};
+    t.raw_samples_ms = {1.8125, 1.5};
+    t.samples_ms = {1.5, 1.1875};
     t.sm_clock_mhz = 1980;
     return t;
 }
@@ -204,8 +205,12 @@ TEST_CASE("a timed run survives the trip through JSON and reports its spread") {
     CHECK(back.stats.max_ms == 9.75);
     CHECK(back.stats.q1_ms == 1.375);
     CHECK(back.stats.q3_ms == 1.875);
-    CHECK(back.calls_with_unsynchronized_work == 3);
-    CHECK(back.host_clock_used);
+    CHECK(back.empty_call.median_ms == 0.3125);
+    CHECK(back.empty_call.spread_ms == 0.0078125);
+    CHECK(back.empty_call.samples == 15);
+    CHECK(back.empty_call.measured_before_solution);
+    CHECK(back.raw_samples_ms == std::vector<double>{1.8125, 1.5});
+    CHECK(back.samples_ms == std::vector<double>{1.5, 1.1875});
     CHECK(back.sm_clock_mhz == 1980);
 }
 
@@ -239,7 +244,7 @@ TEST_CASE("a case result survives the trip through JSON with its optional parts"
     CHECK(back.check->elements == 127 * 137);
     REQUIRE(back.timing.has_value());
     CHECK(back.timing->stats.median_ms == 1.5);
-    CHECK(back.timing->host_clock_used);
+    CHECK(back.timing->empty_call.samples == 15);
     CHECK_FALSE(back.baseline.has_value());
     CHECK(back.reference_method == "cpu-fp64");
     CHECK(back.output_tail == "hello\nworld\n");

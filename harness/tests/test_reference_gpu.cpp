@@ -2,8 +2,8 @@
 // large ones must be interchangeable, or a case's verdict would depend on its size.
 #include "core/reference.hpp"
 #include "core/rng.hpp"
-#include "worker/device_info.hpp"
-#include "worker/reference_cublas.hpp"
+#include "referee/device_info.hpp"
+#include "referee/reference_cublas.hpp"
 
 #include <cmath>
 #include <cstdio>

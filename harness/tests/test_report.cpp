@@ -147,13 +147,6 @@ TEST_CASE("a wrong-answer row has a second, indented line with the detail") {
     CHECK(lines[1] == "      " + r.detail);
 }
 
-TEST_CASE("a row of a case that used the host clock says so") {
-    auto r = accepted_cube();
-    r.timing->host_clock_used = true;
-    CHECK(contains(format_row(r, false), "host clock"));
-    CHECK_FALSE(contains(format_row(accepted_cube(), false), "host clock"));
-}
-
 TEST_CASE("the solution's output is shown indented only when asked for") {
     auto r = with_verdict("sample/x", Verdict::RE);
     r.detail = "crashed";

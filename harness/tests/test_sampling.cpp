@@ -1,5 +1,5 @@
 // The one sampling rule, on synthetic samples: warm-ups, the minimum, the budget, the
-// maximum, throttled samples discarded, and the host clock when work is left running.
+// maximum, throttled samples discarded, and the empty call's cost taken off.
 #include <doctest/doctest.h>
 
 #include "core/plausibility.hpp"
@@ -9,10 +9,9 @@ using namespace gemm;
 
 namespace {
 
-CallSample sample(double ms, bool throttled = false, double host_ms = -1) {
+CallSample sample(double ms, bool throttled = false) {
     CallSample s;
-    s.event_ms = ms;
-    s.host_ms = host_ms < 0 ? ms : host_ms;
+    s.ms = ms;
     s.throttled = throttled;
     return s;
 }
@@ -67,18 +66,19 @@ TEST_CASE("throttled samples are discarded, and a throttling GPU cannot keep the
     CHECK(always.result().stats.samples == 10);
 }
 
-TEST_CASE("the host clock replaces the events only when most calls left work running") {
-    Sampler mostly(SamplingRule{0, 3, 3, 0});
-    mostly.record(sample(1, false, 5));
-    mostly.record(sample(1, false, 5));
-    mostly.record(sample(1, false, 1));
-    CHECK(mostly.result().host_clock_used);
-    CHECK(mostly.result().stats.median_ms == 5);
-    Sampler once(SamplingRule{0, 3, 3, 0});
-    once.record(sample(1, false, 5));
-    once.record(sample(1));
-    once.record(sample(1));
-    CHECK_FALSE(once.result().host_clock_used);
+TEST_CASE("the empty call's cost is taken off every sample, never below the shortest call") {
+    Sampler sampler(SamplingRule{0, 3, 3, 1.0});
+    for (double ms : {0.50, 0.70, 0.30}) sampler.record(sample(ms));
+    TimedRun run = sampler.result();
+    CHECK(run.stats.median_ms == doctest::Approx(0.50));
+    subtract_empty_call(run, EmptyCall{0.40, 0.01, 15, true});
+    CHECK(run.raw_samples_ms == std::vector<double>{0.50, 0.70, 0.30});
+    CHECK(run.samples_ms[0] == doctest::Approx(0.10));
+    CHECK(run.samples_ms[1] == doctest::Approx(0.30));
+    CHECK(run.samples_ms[2] == doctest::Approx(shortest_call_ms)); // 0.30 − 0.40 is no time
+    CHECK(run.stats.median_ms == doctest::Approx(0.10));
+    CHECK(run.empty_call.samples == 15);
+    CHECK(run.empty_call.measured_before_solution);
 }
 
 TEST_CASE("a time faster than the dense tensor-core peak is impossible") {

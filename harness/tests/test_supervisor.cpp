@@ -1,6 +1,10 @@
-// The supervisor against stand-in workers that hang, crash, exit early or babble:
-// every misbehaviour costs only the case it happened on.
+// The supervisor with its three processes, on a machine without a GPU: a stand-in
+// referee that checks C itself (stand_in_referee.cpp) and stand-in runners that run the
+// real protocol loop and the real confinement, misbehaving on purpose
+// (stand_in_runner.cpp). Every misbehaviour costs only the case it happened on, and no
+// verdict depends on what the solution's process says.
 #include "judge/supervisor.hpp"
+#include "test_support.hpp"
 
 #include <doctest/doctest.h>
 
@@ -9,169 +13,162 @@
 #include <unistd.h>
 
 using namespace gemm;
+using gemm::test::contains;
+using gemm::test::TempFolder;
 
 namespace {
 
-const std::string stand_in = std::string(GEMM_BIN_DIR) + "/stand_in_worker";
+const std::string bin = GEMM_BIN_DIR;
 
 TestCase small_case(const std::string &name, double time_limit_s = 0.5) {
     TestCase tc;
     tc.name = name;
     tc.category = "secret";
-    tc.M = tc.N = tc.K = 8;
+    tc.M = 8;
+    tc.N = 5;
+    tc.K = 7;
     tc.time_limit_s = time_limit_s;
     return tc;
 }
 
-SupervisorOptions options_for(const std::string &mode) {
-    SupervisorOptions o;
-    o.worker_argv = {stand_in, mode};
-    o.judge_phase_limit_s = 1.0;
-    o.startup_limit_s = 5.0;
-    o.output_tail_bytes = 4096;
-    return o;
-}
+// A supervisor whose "solution" does `behaviour` (stand_in_runner.cpp's words).
+struct StandIn {
+    TempFolder folder{"gemm-supervisor"};
+    SupervisorOptions options;
+    explicit StandIn(const std::string &behaviour) {
+        options.referee = bin + "/stand_in_referee";
+        options.runner = bin + "/stand_in_runner";
+        options.library = folder.write("solution.so", behaviour + "\n");
+        options.judge_phase_limit_s = 2.0;
+        options.startup_limit_s = 10.0;
+        options.output_tail_bytes = 4096;
+    }
+};
 
 } // namespace
 
-TEST_CASE("a well-behaved worker says hello and returns each case's result") {
-    Supervisor s(options_for("ok"));
+TEST_CASE("a well-behaved solution is AC by the referee's own check of C") {
+    StandIn stand_in("ok");
+    Supervisor s(stand_in.options);
     const auto start = s.start();
     REQUIRE(start.ok);
     CHECK(start.device.name == "Stand-in GPU");
     CHECK(start.solve_error.empty());
-    CHECK(s.run_case(small_case("a")).verdict == Verdict::AC);
-    CHECK(s.run_case(small_case("b")).name == "b");
+    const auto r = s.run_case(small_case("a"));
+    CHECK(r.verdict == Verdict::AC);
+    CHECK(r.name == "a");
+    CHECK(s.run_case(small_case("b")).verdict == Verdict::AC);
 }
 
-TEST_CASE("a worker whose solve() call overruns its limit gets TLE and is killed") {
-    Supervisor s(options_for("hang-in-call"));
+TEST_CASE("a wrong C is WA: the verdict is the referee's, from what C holds") {
+    StandIn stand_in("wrong");
+    Supervisor s(stand_in.options);
+    CHECK(s.run_case(small_case("wrong")).verdict == Verdict::WA);
+}
+
+TEST_CASE("a forged AC on every descriptor and an early 'returned' earn nothing: C is checked") {
+    StandIn stand_in("forge");
+    Supervisor s(stand_in.options);
+    const auto r = s.run_case(small_case("forger"));
+    CHECK(r.verdict == Verdict::WA);
+    CHECK(contains(r.detail, "never written"));
+}
+
+TEST_CASE("a line on the runner's channel that is not 'returned' is RE, and the judge goes on") {
+    StandIn stand_in("garbage");
+    Supervisor s(stand_in.options);
+    const auto r = s.run_case(small_case("liar"));
+    CHECK(r.verdict == Verdict::RE);
+    CHECK(contains(r.detail, "broke the runner protocol"));
+    CHECK(s.run_case(small_case("again")).verdict == Verdict::RE); // a fresh set of processes
+}
+
+TEST_CASE("a solution whose call overruns its limit gets TLE and is killed") {
+    StandIn stand_in("hang-in-call");
+    Supervisor s(stand_in.options);
     const auto r = s.run_case(small_case("slow", 0.3));
     CHECK(r.verdict == Verdict::TLE);
-    CHECK(r.detail.find("call 1 of solve() ran past the time limit") != std::string::npos);
-    CHECK(r.wall_seconds < 3.0);
+    CHECK(contains(r.detail, "call 1 of solve() ran past the time limit"));
+    CHECK(r.wall_seconds < 5.0);
 }
 
-TEST_CASE("a worker stuck in the judge's own work is JE, not blamed on the solution") {
-    Supervisor s(options_for("hang-in-judge"));
-    const auto r = s.run_case(small_case("stuck"));
-    CHECK(r.verdict == Verdict::JE);
-}
-
-TEST_CASE("a worker killed by a signal gets RE naming the signal") {
-    Supervisor s(options_for("crash"));
+TEST_CASE("a solution killed by a signal gets RE naming the signal and the call") {
+    StandIn stand_in("crash-in-call");
+    Supervisor s(stand_in.options);
     const auto r = s.run_case(small_case("boom"));
     CHECK(r.verdict == Verdict::RE);
-    CHECK(r.detail.find("Segmentation fault") != std::string::npos);
-    CHECK(r.detail.find("during call 1 of solve()") != std::string::npos);
+    CHECK(contains(r.detail, "Segmentation fault"));
+    CHECK(contains(r.detail, "during call 1 of solve()"));
 }
 
 TEST_CASE("abort() inside solve() is RE") {
-    Supervisor s(options_for("abort"));
+    StandIn stand_in("abort-in-call");
+    Supervisor s(stand_in.options);
     const auto r = s.run_case(small_case("abort"));
     CHECK(r.verdict == Verdict::RE);
-    CHECK(r.detail.find("Aborted") != std::string::npos);
+    CHECK(contains(r.detail, "Aborted"));
 }
 
-TEST_CASE("exit(0) without a result is RE, whatever the status") {
-    Supervisor s(options_for("exit0"));
+TEST_CASE("exit(0) inside solve() is RE, whatever the status") {
+    StandIn stand_in("exit-in-call");
+    Supervisor s(stand_in.options);
     const auto r = s.run_case(small_case("quitter"));
     CHECK(r.verdict == Verdict::RE);
-    CHECK(r.detail.find("exited with status 0") != std::string::npos);
-    CHECK(r.detail.find("without sending a result") != std::string::npos);
-}
-
-TEST_CASE("a worker that closes the result channel is RE") {
-    Supervisor s(options_for("close-channel"));
-    CHECK(s.run_case(small_case("closer")).verdict == Verdict::RE);
-}
-
-TEST_CASE("garbage on the private channel is RE and does not crash the judge") {
-    Supervisor s(options_for("garbage-channel"));
-    const auto r = s.run_case(small_case("liar"));
-    CHECK(r.verdict == Verdict::RE);
-    CHECK(r.detail.find("not a judge message") != std::string::npos);
+    CHECK(contains(r.detail, "exited with status 0"));
+    CHECK(contains(r.detail, "without returning"));
 }
 
 TEST_CASE("a fake verdict printed on stdout changes nothing and is kept in the output tail") {
-    Supervisor s(options_for("garbage-stdout"));
+    StandIn stand_in("print");
+    Supervisor s(stand_in.options);
     const auto r = s.run_case(small_case("printer"));
     CHECK(r.verdict == Verdict::AC);
-    CHECK(r.output_tail.find("\"verdict\":\"AC\"") != std::string::npos);
+    CHECK(contains(r.output_tail, "\"verdict\":\"AC\""));
 }
 
 TEST_CASE("flooding stdout keeps only a bounded tail") {
-    Supervisor s(options_for("flood"));
+    StandIn stand_in("flood");
+    Supervisor s(stand_in.options);
     const auto r = s.run_case(small_case("flood"));
     CHECK(r.verdict == Verdict::AC);
     CHECK(r.output_tail.size() <= 2 * 4096);
-    CHECK(r.output_tail.find("last line") != std::string::npos);
+    CHECK(contains(r.output_tail, "last line"));
 }
 
-TEST_CASE("after a crash a fresh worker judges the remaining cases") {
-    Supervisor s(options_for("crash-second-case"));
-    CHECK(s.run_case(small_case("first")).verdict == Verdict::AC);
-    CHECK(s.run_case(small_case("second")).verdict == Verdict::RE);
-    CHECK(s.run_case(small_case("third")).verdict == Verdict::AC);
-    CHECK(s.run_case(small_case("fourth")).verdict == Verdict::RE); // the fresh worker's second case
-}
-
-TEST_CASE("a worker that dies before its hello is reported, and each case gets RE") {
-    Supervisor s(options_for("crash-on-start"));
+TEST_CASE("a solution that dies while it is loaded is reported, and each case gets RE") {
+    StandIn stand_in("crash-on-load");
+    Supervisor s(stand_in.options);
     const auto start = s.start();
     CHECK_FALSE(start.ok);
-    CHECK(start.failure.find("while loading the solution") != std::string::npos);
+    CHECK(contains(start.failure, "while loading the solution"));
     CHECK(s.run_case(small_case("x")).verdict == Verdict::RE);
 }
 
-TEST_CASE("a worker program that cannot be executed is reported") {
-    SupervisorOptions o = options_for("ok");
-    o.worker_argv = {"/nonexistent/gemm-worker"};
-    Supervisor s(o);
+TEST_CASE("a referee program that cannot be executed is reported, not waited for") {
+    StandIn stand_in("ok");
+    stand_in.options.referee = "/nonexistent/gemm-referee";
+    Supervisor s(stand_in.options);
     const auto start = s.start();
     CHECK_FALSE(start.ok);
-    CHECK(start.failure.find("status 127") != std::string::npos);
+    CHECK(contains(start.failure, "status 127"));
 }
 
-TEST_CASE("the hello carries a missing solve() through to the judge") {
-    Supervisor s(options_for("no-solve"));
+TEST_CASE("the runner's hello carries a missing solve() through to the judge") {
+    StandIn stand_in("no-solve");
+    Supervisor s(stand_in.options);
     const auto start = s.start();
     REQUIRE(start.ok);
-    CHECK(start.solve_error == "no solve");
+    CHECK(start.solve_error == "no solve() in it");
 }
 
-TEST_CASE("a well-formed result without the request's nonce is rejected as forged") {
-    Supervisor s(options_for("forge-result"));
-    const auto r = s.run_case(small_case("forger"));
-    CHECK(r.verdict == Verdict::RE);
-    CHECK(r.detail.find("not a judge message") != std::string::npos);
-}
-
-TEST_CASE("a hello with the wrong nonce is not taken for the worker's") {
-    Supervisor s(options_for("wrong-hello"));
-    const auto start = s.start();
-    CHECK_FALSE(start.ok);
-    CHECK(start.failure.find("not a judge hello") != std::string::npos);
-}
-
-TEST_CASE("the case policy reaches the worker with each case") {
-    Supervisor s(options_for("ok"));
-    CasePolicy policy;
-    policy.timed = false;
-    policy.precision = Precision::TF32;
-    const auto r = s.run_case(small_case("untimed"), policy);
-    CHECK(r.verdict == Verdict::AC);
-    CHECK(r.detail == "untimed tf32"); // the stand-in echoes the policy it received
-    CHECK(s.run_case(small_case("default")).detail == "timed fp32");
-}
-
-TEST_CASE("a worker inherits no descriptor of the judge's but its channel") {
-    const auto path = std::filesystem::temp_directory_path() / ("gemm-fd-leak-" + std::to_string(::getpid()));
+TEST_CASE("a runner inherits no descriptor of the judge's but its own") {
+    TempFolder folder;
+    const auto path = folder.at("judge-file");
     std::FILE *judge_file = std::fopen(path.c_str(), "w"); // opened without close-on-exec
     REQUIRE(judge_file != nullptr);
-    Supervisor s(options_for("write-every-fd"));
-    CHECK(s.run_case(small_case("writer")).verdict == Verdict::AC);
+    StandIn stand_in("forge"); // writes to every descriptor 0…63
+    Supervisor s(stand_in.options);
+    s.run_case(small_case("writer"));
     std::fclose(judge_file);
     CHECK(std::filesystem::file_size(path) == 0);
-    std::filesystem::remove(path);
 }

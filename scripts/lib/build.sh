@@ -39,7 +39,7 @@ setup_error() {
 # A complete build in a folder this user may not write (another user's checkout, a
 # read-only mount) is used as it is: judging then writes nothing to the tree.
 built_and_read_only() {
-    [ -x "$build/bin/gemm-judge" ] && [ -x "$build/bin/gemm-worker" ] && [ ! -w "$build" ]
+    [ -x "$build/bin/gemm-judge" ] && [ -x "$build/bin/gemm-referee" ] && [ -x "$build/bin/gemm-runner" ] && [ ! -w "$build" ]
 }
 
 # A build folder configured for another checkout (this one is a copy, or was moved) is

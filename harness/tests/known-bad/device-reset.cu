@@ -1,8 +1,9 @@
-// expect: RE
+// expect: AC
 // cases: sample/02-small-explicit
-// detail: reset the device
-// Calls cudaDeviceReset() inside solve(): every allocation, the judge's too, is gone.
-// The judge must blame the solution (RE), not fail itself.
+// Calls cudaDeviceReset() inside solve(), after computing C. The judge's memory belongs
+// to the referee, another process, so only the solution's own context goes: the judge
+// must neither fail itself nor lose its buffers, and it judges the outputs, which are
+// right (each call pays for the reset in its time).
 #include "naive_kernel.cuh"
 
 extern "C" void solve(const float *A, const float *B, float *C, int M, int N, int K) {

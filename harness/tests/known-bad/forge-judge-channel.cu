@@ -1,8 +1,9 @@
 // expect: RE
 // cases: sample/02-small-explicit
-// detail: not a judge message
+// detail: broke the runner protocol
 // Writes a perfect-looking "AC" result to every file descriptor it did not open, hoping
-// one is the judge's channel. Without the request's nonce the supervisor rejects it.
+// one is the judge's channel. The only channel its process holds is the runner's, on
+// which the referee believes nothing but "returned": the line breaks that protocol.
 #include <cstring>
 #include <unistd.h>
 

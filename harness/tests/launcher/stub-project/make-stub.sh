@@ -1,5 +1,5 @@
 #!/bin/sh
-# make-stub.sh SOURCE BIN: writes BIN/gemm-judge and BIN/gemm-worker, programs that say
+# make-stub.sh SOURCE BIN: writes BIN/gemm-judge, BIN/gemm-referee and BIN/gemm-runner, programs that say
 # which checkout they were built from and which suite ./judge pointed them at.
 set -eu
 source="$1" bin="$2" build="$(dirname "$2")"
@@ -13,5 +13,6 @@ echo "built from $source"
 echo "suite \${GEMM_JUDGE_ROOT:-unset}/testcases"
 PROGRAM
 chmod +x "$bin/gemm-judge"
-cp "$bin/gemm-judge" "$bin/gemm-worker"
+cp "$bin/gemm-judge" "$bin/gemm-referee"
+cp "$bin/gemm-judge" "$bin/gemm-runner"
 rmdir "$build/building"

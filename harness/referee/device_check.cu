@@ -1,6 +1,6 @@
 #include "core/diagnosis.hpp"
 #include "core/element_check.hpp"
-#include "worker/device_check.hpp"
+#include "referee/device_check.hpp"
 
 #include <cmath>
 #include <cstring>

@@ -1,9 +1,9 @@
 // The FP64 reference on the GPU: cuBLAS DGEMM (pedantic math) of the FP32 inputs
 // widened to double on the device (exactly), and of their absolute values. It stays on
-// the device, where the output check reads it (worker/device_check.hpp).
+// the device, where the output check reads it (referee/device_check.hpp).
 #pragma once
 
-#include "worker/cuda_check.hpp"
+#include "referee/cuda_check.hpp"
 
 #include <cublas_v2.h>
 
@@ -18,8 +18,5 @@ struct DeviceReference {
 
 // A and B are device arrays of M×N and N×K floats.
 void compute_reference(cublasHandle_t handle, const float *A, const float *B, DeviceReference &ref);
-
-// Row-major C = A·B through column-major cuBLAS: Cᵀ = Bᵀ·Aᵀ, so B goes first.
-void row_major_sgemm(cublasHandle_t handle, const float *A, const float *B, float *C, int M, int N, int K);
 
 } // namespace gemm

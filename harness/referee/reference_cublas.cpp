@@ -1,5 +1,5 @@
-#include "worker/reference_cublas.hpp"
-#include "worker/device_check.hpp"
+#include "referee/reference_cublas.hpp"
+#include "referee/device_check.hpp"
 
 namespace gemm {
 
@@ -15,10 +15,6 @@ void row_major_dgemm(cublasHandle_t handle, const double *A, const double *B, do
 DeviceReference::DeviceReference(int M, int N, int K)
     : M(M), N(N), K(K), value(std::size_t(M) * K), magnitude(std::size_t(M) * K) {}
 
-void row_major_sgemm(cublasHandle_t handle, const float *A, const float *B, float *C, int M, int N, int K) {
-    const float one = 1.0f, zero = 0.0f;
-    cublas_check(cublasSgemm(handle, CUBLAS_OP_N, CUBLAS_OP_N, K, M, N, &one, B, K, A, N, &zero, C, K), "cublasSgemm");
-}
 
 void compute_reference(cublasHandle_t handle, const float *A, const float *B, DeviceReference &ref) {
     // Pedantic: no reduced-precision or emulated shortcut may touch the reference.

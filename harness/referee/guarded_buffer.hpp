@@ -1,9 +1,10 @@
 // A device matrix between two guard bands of a known pattern, so a write just before
 // or after it is found, and so the solution gets 256-byte-aligned pointers as from
-// cudaMalloc.
+// cudaMalloc. The storage is the referee's shared arena (shared_arena.hpp): the view
+// owns nothing.
 #pragma once
 
-#include "worker/cuda_check.hpp"
+#include "referee/cuda_check.hpp"
 
 #include <cstdint>
 #include <vector>
@@ -23,12 +24,15 @@ class GuardedBuffer {
     static constexpr std::size_t guard_floats = 16384;
     static constexpr unsigned char guard_byte = 0xA5;
 
-    explicit GuardedBuffer(std::size_t elements);
-    float *data() const { return storage_.data() + guard_floats; }
+    // Bytes a matrix of `elements` takes with its guards, rounded to 256.
+    static std::size_t footprint(std::size_t elements);
+    // The matrix starts guard_floats after `storage`.
+    GuardedBuffer(float *storage, std::size_t elements) : elements_(elements), storage_(storage) {}
+    float *data() const { return storage_ + guard_floats; }
     std::size_t size() const { return elements_; }
 
     void upload(const std::vector<float> &values);
-    void copy_from(const float *device_values); // size() elements, device to device
+    void copy_from(const float *device_values); // size() elements, device to device, on the legacy stream
     std::vector<float> download() const;
     void fill(unsigned char byte); // the elements only
     void fill_guards();
@@ -36,7 +40,7 @@ class GuardedBuffer {
 
   private:
     std::size_t elements_;
-    DeviceArray<float> storage_;
+    float *storage_;
 };
 
 } // namespace gemm

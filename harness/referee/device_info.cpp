@@ -1,4 +1,4 @@
-#include "worker/device_info.hpp"
+#include "referee/device_info.hpp"
 
 #include <cuda_runtime.h>
 #include <dlfcn.h>

@@ -1,5 +1,5 @@
-#include "worker/cuda_check.hpp"
-#include "worker/device_inputs.hpp"
+#include "referee/cuda_check.hpp"
+#include "referee/device_inputs.hpp"
 
 namespace gemm {
 

@@ -5,7 +5,7 @@
 
 #include "core/check.hpp"
 #include "core/timed_check.hpp"
-#include "worker/cuda_check.hpp"
+#include "referee/cuda_check.hpp"
 
 #include <cstdint>
 

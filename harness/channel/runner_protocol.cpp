@@ -1,0 +1,112 @@
+#include "channel/runner_protocol.hpp"
+
+#include <csignal>
+#include <stdexcept>
+
+namespace gemm {
+
+using nlohmann::json;
+
+namespace {
+
+const char *work_name(RunnerWork w) {
+    switch (w) {
+    case RunnerWork::Solve: return "solve";
+    case RunnerWork::Cublas: return "cublas";
+    case RunnerWork::Nothing: return "nothing";
+    }
+    return "solve";
+}
+
+RunnerWork parse_work(const std::string &name) {
+    if (name == "solve") return RunnerWork::Solve;
+    if (name == "cublas") return RunnerWork::Cublas;
+    if (name == "nothing") return RunnerWork::Nothing;
+    throw std::invalid_argument("unknown work " + name);
+}
+
+} // namespace
+
+void to_json(json &j, const CallOrder &o) {
+    j = json{{"M", o.M},         {"N", o.N},         {"K", o.K},           {"a", o.a_offset},
+             {"b", o.b_offset}, {"c", o.c_offset}, {"work", work_name(o.work)}};
+}
+
+void from_json(const json &j, CallOrder &o) {
+    j.at("M").get_to(o.M);
+    j.at("N").get_to(o.N);
+    j.at("K").get_to(o.K);
+    j.at("a").get_to(o.a_offset);
+    j.at("b").get_to(o.b_offset);
+    j.at("c").get_to(o.c_offset);
+    o.work = parse_work(j.at("work").get<std::string>());
+}
+
+void RunnerLink::stop_between_exchanges(pid_t process_group) {
+    group_ = process_group;
+    pause();
+}
+
+void RunnerLink::resume() {
+    if (group_ > 0) kill(-group_, SIGCONT);
+}
+
+void RunnerLink::pause() {
+    if (group_ > 0) kill(-group_, SIGSTOP);
+}
+
+RunnerReply RunnerLink::await(const char *expected) {
+    RunnerReply reply;
+    std::optional<json> message;
+    try {
+        message = channel_.receive();
+    } catch (const std::exception &e) {
+        reply.kind = RunnerReply::Kind::Violation;
+        reply.why = e.what();
+        return reply;
+    }
+    if (!message) return reply; // Lost
+    const std::string event = message->value("event", "");
+    if (event == runner_event::failed) {
+        reply.kind = RunnerReply::Kind::Failed;
+        const auto why = message->find("why");
+        reply.why = why != message->end() && why->is_string() ? why->get<std::string>() : "the call failed";
+        return reply;
+    }
+    if (event != expected) {
+        reply.kind = RunnerReply::Kind::Violation;
+        reply.why = "expected \"" + std::string(expected) + "\", got: " + message->dump().substr(0, 120);
+        return reply;
+    }
+    reply.kind = RunnerReply::Kind::Done;
+    if (event == runner_event::hello) {
+        const auto error = message->find("solve_error");
+        if (error == message->end() || !error->is_string()) {
+            reply.kind = RunnerReply::Kind::Violation;
+            reply.why = "a hello without solve_error";
+        } else {
+            reply.solve_error = error->get<std::string>();
+        }
+    }
+    return reply;
+}
+
+RunnerReply RunnerLink::exchange(const json &message, const char *expected, int fd) {
+    resume();
+    RunnerReply reply;
+    if (channel_.send(message, fd)) reply = await(expected);
+    pause();
+    return reply;
+}
+
+RunnerReply RunnerLink::hello() { return await(runner_event::hello); }
+
+RunnerReply RunnerLink::map(int allocation_fd, std::size_t bytes) {
+    return exchange({{"event", runner_event::map}, {"bytes", bytes}}, runner_event::mapped, allocation_fd);
+}
+
+RunnerReply RunnerLink::call(const CallOrder &order) {
+    return exchange({{"event", runner_event::call}, {"order", order}}, runner_event::returned);
+}
+
+} // namespace gemm

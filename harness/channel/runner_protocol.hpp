@@ -1,0 +1,75 @@
+// The channel between the referee (trusted, never loads the solution) and a runner
+// (the process that calls solve(), or cuBLAS, or nothing, on GPU memory the referee
+// owns). The referee orders; the runner answers. The only answer believed is that the
+// call returned: the referee decides everything else from what it observes itself.
+//   referee → runner: map {bytes} + a descriptor of the CUDA allocation; call {order}
+//   runner → referee: hello {solve_error}; mapped; returned; failed {why}
+#pragma once
+
+#include "channel/socket_channel.hpp"
+
+#include <cstddef>
+#include <optional>
+#include <string>
+#include <sys/types.h>
+
+namespace gemm {
+
+// What a runner calls: the solution, cuBLAS SGEMM (the baseline), or nothing (the
+// empty call whose cost is subtracted from every time).
+enum class RunnerWork { Solve, Cublas, Nothing };
+
+// One call: the shape and where A, B and C start in the shared allocation, in bytes.
+struct CallOrder {
+    int M = 0, N = 0, K = 0;
+    std::size_t a_offset = 0, b_offset = 0, c_offset = 0;
+    RunnerWork work = RunnerWork::Solve;
+};
+
+void to_json(nlohmann::json &j, const CallOrder &o);
+void from_json(const nlohmann::json &j, CallOrder &o);
+
+namespace runner_event {
+constexpr const char *hello = "hello";       // runner → referee: {solve_error}
+constexpr const char *mapped = "mapped";     // runner → referee: the allocation is mapped
+constexpr const char *returned = "returned"; // runner → referee: the call returned
+constexpr const char *failed = "failed";     // runner → referee: {why}; the runner exits after it
+constexpr const char *map = "map";           // referee → runner: {bytes} + descriptor
+constexpr const char *call = "call";         // referee → runner: {order}
+} // namespace runner_event
+
+// A runner's answer, reduced to what the referee may conclude from it.
+struct RunnerReply {
+    enum class Kind {
+        Done,      // "returned" / "mapped" / the hello
+        Failed,    // the runner says its call failed (believed: it can only hurt itself)
+        Lost,      // the runner's end closed: it died, exited or was killed
+        Violation, // it said something that is not the protocol's answer
+    };
+    Kind kind = Kind::Lost;
+    std::string why;        // Failed, Violation: in words
+    std::string solve_error; // the hello's
+};
+
+// The referee's end of one runner. When a process group is set, the runner is stopped
+// (SIGSTOP) between exchanges, so nothing it runs on the host can start GPU work while
+// the referee measures or checks.
+class RunnerLink {
+  public:
+    explicit RunnerLink(int socket_fd) : channel_(socket_fd) {}
+    void stop_between_exchanges(pid_t process_group);
+    RunnerReply hello();
+    RunnerReply map(int allocation_fd, std::size_t bytes);
+    // Sends the order and waits for the answer.
+    RunnerReply call(const CallOrder &order);
+
+  private:
+    RunnerReply exchange(const nlohmann::json &message, const char *expected, int fd = -1);
+    RunnerReply await(const char *expected);
+    void resume();
+    void pause();
+    SocketChannel channel_;
+    pid_t group_ = 0;
+};
+
+} // namespace gemm

@@ -1,0 +1,319 @@
+#include "referee/case_referee.hpp"
+#include "core/stats.hpp"
+#include "core/timed_check.hpp"
+#include "referee/device_check.hpp"
+#include "referee/device_info.hpp"
+#include "referee/device_inputs.hpp"
+#include "referee/guarded_buffer.hpp"
+#include "referee/reference_cublas.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <unistd.h>
+
+namespace gemm {
+
+namespace {
+
+float *floats_at(unsigned char *base, std::size_t byte_offset) { return reinterpret_cast<float *>(base + byte_offset); }
+
+std::string milliseconds(double ms) {
+    char text[32];
+    std::snprintf(text, sizeof text, "%.3f ms", ms);
+    return text;
+}
+
+} // namespace
+
+// The device memory of one shape. In the shared arena, between guard bands: the A, B
+// and C the runner sees. The referee's alone: the inputs as it made them (pristine),
+// the snapshot of C that every check reads, and the projected check's scratch.
+struct CaseReferee::Problem {
+    static std::size_t arena_bytes(int M, int N, int K) {
+        return GuardedBuffer::footprint(std::size_t(M) * N) + GuardedBuffer::footprint(std::size_t(N) * K) +
+               GuardedBuffer::footprint(std::size_t(M) * K);
+    }
+
+    Problem(int M, int N, int K, unsigned char *arena)
+        : M(M), N(N), K(K), arena(arena), pristine_A(std::size_t(M) * N), pristine_B(std::size_t(N) * K),
+          snapshot_C(std::size_t(M) * K), A(floats_at(arena, 0), pristine_A.size()),
+          B(floats_at(arena, GuardedBuffer::footprint(pristine_A.size())), pristine_B.size()),
+          C(floats_at(arena, GuardedBuffer::footprint(pristine_A.size()) + GuardedBuffer::footprint(pristine_B.size())),
+            snapshot_C.size()),
+          projection(M, N, K) {}
+
+    void generate(const GeneratorSpec &spec, int input_set) {
+        generate_on_device(spec, input_set, MatrixId::A, M, N, pristine_A.data());
+        generate_on_device(spec, input_set, MatrixId::B, N, K, pristine_B.data());
+    }
+    void upload(const std::vector<float> &a, const std::vector<float> &b) {
+        cuda_check(cudaMemcpy(pristine_A.data(), a.data(), a.size() * sizeof(float), cudaMemcpyHostToDevice), "upload");
+        cuda_check(cudaMemcpy(pristine_B.data(), b.data(), b.size() * sizeof(float), cudaMemcpyHostToDevice), "upload");
+    }
+    // Before the start stamp: C poisoned (unwritten elements show), guards laid.
+    void prepare_call() {
+        C.fill(0xFF);
+        for (GuardedBuffer *buffer : {&A, &B, &C}) buffer->fill_guards();
+    }
+    // After the start stamp: the call's inputs come into existence only now.
+    void hand_out_inputs() {
+        A.copy_from(pristine_A.data());
+        B.copy_from(pristine_B.data());
+    }
+    // Before the stop stamp: what the checks read is what C held by then.
+    void snapshot_output() {
+        cuda_check(cudaMemcpyAsync(snapshot_C.data(), C.data(), snapshot_C.size() * sizeof(float),
+                                   cudaMemcpyDeviceToDevice, nullptr),
+                   "snapshot of C");
+    }
+    CallOrder order(RunnerWork work) const {
+        CallOrder o;
+        o.M = M;
+        o.N = N;
+        o.K = K;
+        o.a_offset = static_cast<std::size_t>(reinterpret_cast<unsigned char *>(A.data()) - arena);
+        o.b_offset = static_cast<std::size_t>(reinterpret_cast<unsigned char *>(B.data()) - arena);
+        o.c_offset = static_cast<std::size_t>(reinterpret_cast<unsigned char *>(C.data()) - arena);
+        o.work = work;
+        return o;
+    }
+    // A and B against the referee's copies, and every guard band.
+    IntegrityCheck integrity() {
+        IntegrityCheck g;
+        g.A_modified = A.inspect_guards().any() || projection.count_differences(A.data(), pristine_A.data(), A.size());
+        g.B_modified = B.inspect_guards().any() || projection.count_differences(B.data(), pristine_B.data(), B.size());
+        const GuardDamage damage = C.inspect_guards();
+        g.floats_written_before_C = damage.floats_before;
+        g.floats_written_after_C = damage.floats_after;
+        return g;
+    }
+
+    int M, N, K;
+    unsigned char *arena;
+    DeviceArray<float> pristine_A, pristine_B, snapshot_C;
+    GuardedBuffer A, B, C;
+    ProjectionWorkspace projection;
+};
+
+// Wall time per phase, so the judge's own cost is visible next to the kernel's.
+class CaseReferee::PhaseClock {
+  public:
+    explicit PhaseClock(PhaseTimes &times) : times_(times) {}
+    template <typename Work> auto measure(double PhaseTimes::*phase, Work &&work) {
+        struct Add {
+            PhaseTimes &times;
+            double PhaseTimes::*phase;
+            std::chrono::steady_clock::time_point start = std::chrono::steady_clock::now();
+            ~Add() {
+                times.*phase += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+            }
+        } add{times_, phase};
+        return work();
+    }
+
+  private:
+    PhaseTimes &times_;
+};
+
+CaseReferee::CaseReferee(RefereeChannel &judge, RunnerLink &baseline, const DeviceInfo &device)
+    : judge_(judge), clock_(static_cast<std::size_t>(device.l2_bytes)) {
+    baseline_.link = &baseline;
+    solution_.is_solution = true;
+}
+
+CaseReferee::~CaseReferee() {
+    problem_.reset();
+    if (cublas_) cublasDestroy(cublas_);
+}
+
+cublasHandle_t CaseReferee::cublas() {
+    if (!cublas_) cublas_check(cublasCreate(&cublas_), "cublasCreate");
+    return cublas_;
+}
+
+CaseReferee::Problem &CaseReferee::problem_for(int M, int N, int K) {
+    if (problem_ && problem_->M == M && problem_->N == N && problem_->K == K) return *problem_;
+    problem_.reset();
+    if (arena_.reserve(Problem::arena_bytes(M, N, K))) ++arena_generation_;
+    problem_ = std::make_unique<Problem>(M, N, K, arena_.data());
+    return *problem_;
+}
+
+// A runner maps the arena once per allocation; the descriptor goes to it alone.
+void CaseReferee::map_arena(Runner &runner) {
+    if (runner.mapped_generation == arena_generation_) return;
+    const int fd = arena_.export_descriptor();
+    const RunnerReply reply = runner.link->map(fd, arena_.size());
+    close(fd);
+    if (reply.kind != RunnerReply::Kind::Done) {
+        if (!runner.is_solution) throw std::runtime_error("the baseline runner could not map the GPU memory: " + reply.why);
+        throw SolutionFailure(reply.kind == RunnerReply::Kind::Violation
+                                  ? "the solution's process broke the runner protocol: " + reply.why
+                                  : reply.why,
+                              reply.kind == RunnerReply::Kind::Lost, 0);
+    }
+    runner.mapped_generation = arena_generation_;
+}
+
+// One call through a runner, timed by the referee's stamps: from before the inputs
+// exist in the runner's memory to after the snapshot of C.
+double CaseReferee::call(Runner &runner, Problem &p, RunnerWork work, int call_index) {
+    map_arena(runner);
+    p.prepare_call();
+    clock_.flush_l2();
+    clock_.start();
+    p.hand_out_inputs();
+    cuda_check(cudaStreamSynchronize(nullptr), "handing out the inputs");
+    if (runner.is_solution) judge_.send({{"event", event::call}});
+    const RunnerReply reply = runner.link->call(p.order(work));
+    if (runner.is_solution) judge_.send({{"event", event::judge}});
+    if (reply.kind != RunnerReply::Kind::Done) {
+        if (!runner.is_solution) throw std::runtime_error("the baseline runner failed: " + reply.why);
+        throw SolutionFailure(reply.kind == RunnerReply::Kind::Violation
+                                  ? "the solution's process broke the runner protocol: " + reply.why
+                                  : reply.why,
+                              reply.kind == RunnerReply::Kind::Lost, call_index);
+    }
+    p.snapshot_output();
+    clock_.stop();
+    return clock_.elapsed_ms();
+}
+
+EmptyCall CaseReferee::measure_empty_calls(Problem &p, int calls) {
+    std::vector<double> ms;
+    for (int i = -2; i < calls; ++i) { // two warm-ups: page tables, lazy module loads
+        const double t = call(baseline_, p, RunnerWork::Nothing, 0);
+        if (i >= 0) ms.push_back(t);
+    }
+    const TimingSummary s = summarize(ms);
+    return {s.median_ms, s.q3_ms - s.q1_ms, s.samples, false};
+}
+
+void CaseReferee::calibrate(const std::vector<ShapeKey> &shapes) {
+    if (shapes.empty()) return;
+    clock_.warm_up(30); // idle clocks would make an empty call look slower than it is later
+    GeneratorSpec spec;
+    for (const ShapeKey &shape : shapes) {
+        if (calibrated_.count(shape)) continue;
+        Problem &p = problem_for(shape[0], shape[1], shape[2]);
+        p.generate(spec, timed_input_set);
+        calibrated_[shape] = measure_empty_calls(p, 15);
+    }
+}
+
+void CaseReferee::run_checked_call(Problem &p, const CaseRequest &request, CaseResult &r, PhaseClock &clock) {
+    const TestCase &tc = request.testcase;
+    clock.measure(&PhaseTimes::generate, [&] {
+        if (tc.has_explicit_data)
+            p.upload(tc.A, tc.B);
+        else
+            p.generate(tc.generator, checked_input_set);
+    });
+    DeviceReference ref(tc.M, tc.N, tc.K);
+    clock.measure(&PhaseTimes::reference,
+                  [&] { compute_reference(cublas(), p.pristine_A.data(), p.pristine_B.data(), ref); });
+    r.reference_method = "cublas-dgemm";
+    clock.measure(&PhaseTimes::solve, [&] { call(solution_, p, RunnerWork::Solve, 1); });
+    clock.measure(&PhaseTimes::verify, [&] {
+        r.check = check_output_on_device(p.snapshot_C.data(), ref.value.data(), ref.magnitude.data(), tc.M, tc.N, tc.K,
+                                         request.policy.precision);
+        const Judgement j = judge_output(*r.check, p.integrity());
+        r.verdict = j.verdict;
+        r.detail = j.detail;
+    });
+    ++r.verification.calls;
+    ++r.verification.full_checks;
+}
+
+// Warm-up and timed calls, each on inputs from a seed drawn after the previous call
+// returned, and each output verified before the next call: nothing a solution keeps
+// from one call says anything about the next, and every printed time comes from calls
+// whose outputs were right. The times are raw here: the empty-call cost is taken off
+// once it is settled (settle_offset).
+void CaseReferee::run_timed_calls(Problem &p, const CaseRequest &request, CaseResult &r, PhaseClock &clock) {
+    const TestCase &tc = request.testcase;
+    SplitMix64 choices(request.secret);
+    Sampler sampler(request.policy.sampling);
+    r.verification.projection_vectors = projection_vectors;
+    r.verification.sampled_elements = sampled_elements;
+    for (int call_index = 2; sampler.wants_more(); ++call_index) {
+        GeneratorSpec fresh = tc.generator;
+        fresh.seed = choices.next();
+        clock.measure(&PhaseTimes::generate, [&] { p.generate(fresh, timed_input_set); });
+        CallSample sample;
+        sample.ms = clock.measure(&PhaseTimes::timing, [&] { return call(solution_, p, RunnerWork::Solve, call_index); });
+        sample.throttled = gpu_reports_slowdown();
+        const Judgement j = clock.measure(&PhaseTimes::verify, [&] {
+            TimedCallCheck check = p.projection.check(p.pristine_A.data(), p.pristine_B.data(), p.snapshot_C.data(),
+                                                      choices.next(), request.policy.precision);
+            check.integrity = p.integrity();
+            return judge_timed_call(check, request.policy.precision, tc.N, static_cast<long long>(tc.M) * tc.K);
+        });
+        ++r.verification.calls;
+        ++r.verification.projected_checks;
+        if (j.verdict != Verdict::AC) {
+            r.verdict = j.verdict;
+            r.detail = "output of call " + std::to_string(call_index) +
+                       " (a timed call, on fresh inputs as every call gets): " + j.detail;
+            r.failed_in_timed_calls = true;
+            return;
+        }
+        sampler.record(sample);
+    }
+    r.timing = sampler.result();
+    r.timing->sm_clock_mhz = current_sm_clock_mhz();
+}
+
+TimedRun CaseReferee::time_cublas(Problem &p, const SamplingRule &rule) {
+    Sampler sampler(rule);
+    while (sampler.wants_more()) {
+        CallSample sample;
+        sample.ms = call(baseline_, p, RunnerWork::Cublas, 0);
+        sample.throttled = gpu_reports_slowdown();
+        sampler.record(sample);
+    }
+    TimedRun run = sampler.result();
+    run.sm_clock_mhz = current_sm_clock_mhz();
+    return run;
+}
+
+// The empty-call cost to take off every time: the smaller of the one measured before
+// the solution was loaded and the one measured now. Idle clocks can only have made the
+// first too large, work the solution left running only the second, so the smaller
+// never takes off more than the path really costs. Much more now than then means the
+// GPU was busy with the solution's work after its calls had returned: RE.
+void CaseReferee::settle_offset(Problem &p, CaseResult &r) {
+    const EmptyCall now = measure_empty_calls(p, 7);
+    const ShapeKey shape{p.M, p.N, p.K};
+    const auto found = calibrated_.find(shape);
+    const EmptyCall before = found != calibrated_.end() ? found->second : now;
+    const double tolerance = std::max({0.05, 0.25 * before.median_ms, 10 * before.spread_ms});
+    if (now.median_ms > before.median_ms + tolerance)
+        throw SolutionFailure("work was still running on the GPU after solve() returned: an empty call took " +
+                                  milliseconds(now.median_ms) + " after its calls, " + milliseconds(before.median_ms) +
+                                  " before it was loaded",
+                              false, 0);
+    EmptyCall offset = now.median_ms < before.median_ms ? now : before;
+    offset.measured_before_solution = found != calibrated_.end() && offset.median_ms == before.median_ms;
+    for (std::optional<TimedRun> *run : {&r.timing, &r.baseline})
+        if (*run) subtract_empty_call(**run, offset);
+}
+
+CaseResult CaseReferee::run(const CaseRequest &request) {
+    const TestCase &tc = request.testcase;
+    CaseResult r = result_for(tc, Verdict::JE, "");
+    judge_.send({{"event", event::judge}});
+    PhaseClock clock(r.phases);
+    Problem &problem = problem_for(tc.M, tc.N, tc.K);
+    run_checked_call(problem, request, r, clock);
+    if (r.verdict != Verdict::AC || !request.policy.timed) return r;
+    run_timed_calls(problem, request, r, clock);
+    if (r.verdict != Verdict::AC) return r;
+    if (request.policy.baseline)
+        r.baseline = clock.measure(&PhaseTimes::baseline, [&] { return time_cublas(problem, request.policy.sampling); });
+    settle_offset(problem, r);
+    return r;
+}
+
+} // namespace gemm

@@ -1,0 +1,73 @@
+// One testcase on the trusted side. The referee makes the inputs, the FP64 reference
+// and every check, and keeps the clock; a runner process (runner/) makes the calls:
+// the solution's runner calls solve(), the baseline runner calls cuBLAS SGEMM or
+// nothing. The checked call is verified against the full reference, then (when the
+// policy says so) the timed calls, each on fresh inputs drawn after the previous call
+// returned and each verified, then cuBLAS under the same sampling rule and through
+// the same path. It measures and collects figures; the verdicts come from core/.
+#pragma once
+
+#include "channel/channel.hpp"
+#include "channel/protocol.hpp"
+#include "channel/runner_protocol.hpp"
+#include "core/case_result.hpp"
+#include "core/sampling.hpp"
+#include "referee/shared_arena.hpp"
+#include "referee/trusted_clock.hpp"
+
+#include <array>
+#include <cublas_v2.h>
+#include <map>
+#include <memory>
+
+namespace gemm {
+
+// The solution's runner did not answer "returned": it died, failed or broke the
+// protocol. RE; `lost` when its process is gone, which only the judge can describe.
+struct SolutionFailure : std::runtime_error {
+    SolutionFailure(const std::string &what, bool lost, int call) : std::runtime_error(what), lost(lost), call(call) {}
+    bool lost;
+    int call;
+};
+
+using ShapeKey = std::array<int, 3>;
+
+class CaseReferee {
+  public:
+    CaseReferee(RefereeChannel &judge, RunnerLink &baseline, const DeviceInfo &device);
+    ~CaseReferee();
+    // The empty call's cost (core/case_result.hpp) of each shape, measured by the
+    // baseline runner before the solution's runner exists.
+    void calibrate(const std::vector<ShapeKey> &shapes);
+    void attach_solution(RunnerLink &solution) { solution_.link = &solution; }
+    CaseResult run(const CaseRequest &request);
+
+  private:
+    struct Problem;
+    class PhaseClock;
+    struct Runner {
+        RunnerLink *link = nullptr;
+        int mapped_generation = -1;
+        bool is_solution = false;
+    };
+    Problem &problem_for(int M, int N, int K);
+    void map_arena(Runner &runner);
+    double call(Runner &runner, Problem &p, RunnerWork work, int call_index);
+    EmptyCall measure_empty_calls(Problem &p, int calls);
+    void run_checked_call(Problem &p, const CaseRequest &request, CaseResult &r, PhaseClock &clock);
+    void run_timed_calls(Problem &p, const CaseRequest &request, CaseResult &r, PhaseClock &clock);
+    TimedRun time_cublas(Problem &p, const SamplingRule &rule);
+    void settle_offset(Problem &p, CaseResult &r);
+    cublasHandle_t cublas();
+
+    RefereeChannel &judge_;
+    Runner solution_, baseline_;
+    TrustedClock clock_;
+    SharedArena arena_;
+    int arena_generation_ = 0;
+    std::unique_ptr<Problem> problem_;
+    std::map<ShapeKey, EmptyCall> calibrated_;
+    cublasHandle_t cublas_ = nullptr;
+};
+
+} // namespace gemm

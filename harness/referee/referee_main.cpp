@@ -1,0 +1,156 @@
+// gemm-referee: the trusted GPU process. It never loads the solution. It owns the
+// seeds, the pristine inputs, the FP64 reference, every check of every call, the clock
+// and the cuBLAS baseline; runner processes (runner/) make the calls on memory it
+// hands them. Start-up, as the supervisor drives it (judge/supervisor.cpp):
+//   judge → referee: {nonce, calibrate: [[M,N,K]…]}   (the baseline runner is up)
+//   referee → judge: hello {device}                   (empty calls measured)
+//   judge → referee: {event: runner, pid}             (the solution's runner is up)
+//   referee → judge: runner {solve_error}             (its hello, or that it is gone)
+// then one request and one result per case. Without a GPU the referee still relays
+// the runner's hello, so a library without solve() is CE on any machine.
+#include "channel/channel.hpp"
+#include "channel/protocol.hpp"
+#include "channel/runner_protocol.hpp"
+#include "referee/case_referee.hpp"
+#include "referee/device_info.hpp"
+
+#include <CLI/CLI.hpp>
+#include <iostream>
+#include <sys/prctl.h>
+
+namespace {
+
+using namespace gemm;
+
+// The request, or why it cannot be run: a request the referee cannot read or follow
+// is the judge's fault (JE), never the solution's.
+std::optional<CaseRequest> readable_request(const nlohmann::json &message, std::string &problem) {
+    try {
+        auto request = message.get<CaseRequest>();
+        problem = request_problem(request);
+        if (problem.empty()) return request;
+    } catch (const std::exception &e) {
+        problem = e.what();
+    }
+    return std::nullopt;
+}
+
+CaseResult judge_one(CaseReferee &referee, const CaseRequest &request, bool &start_afresh) {
+    CaseResult result;
+    try {
+        result = referee.run(request);
+    } catch (const SolutionFailure &e) {
+        result.verdict = Verdict::RE;
+        result.detail = e.what();
+        result.runner_lost = e.lost;
+        result.failed_call = e.call;
+        start_afresh = true; // its process may be gone or its context unusable
+    } catch (const std::exception &e) {
+        result.verdict = Verdict::JE;
+        result.detail = std::string("the judge failed on this case: ") + e.what();
+        start_afresh = true;
+    }
+    const TestCase &tc = request.testcase;
+    result.name = tc.name;
+    result.M = tc.M;
+    result.N = tc.N;
+    result.K = tc.K;
+    return result;
+}
+
+int serve(RefereeChannel &judge, CaseReferee &referee) {
+    while (auto message = judge.receive()) {
+        judge.set_nonce(message->value("nonce", std::uint64_t{0}));
+        std::string problem;
+        const auto request = readable_request(*message, problem);
+        if (!request) {
+            CaseResult bad;
+            bad.verdict = Verdict::JE;
+            bad.detail = "the judge sent a request the referee cannot run: " + problem;
+            judge.send({{"event", event::result}, {"result", bad}, {"worker_exits", false}});
+            continue;
+        }
+        bool start_afresh = false;
+        const CaseResult result = judge_one(referee, *request, start_afresh);
+        judge.send({{"event", event::result}, {"result", result}, {"worker_exits", start_afresh}});
+        if (start_afresh) return 0;
+    }
+    return 0;
+}
+
+std::vector<ShapeKey> shapes_to_calibrate(const nlohmann::json &greeting) {
+    std::vector<ShapeKey> shapes;
+    for (const auto &s : greeting.value("calibrate", nlohmann::json::array()))
+        shapes.push_back({s.at(0).get<int>(), s.at(1).get<int>(), s.at(2).get<int>()});
+    return shapes;
+}
+
+int referee_session(RefereeChannel &judge, int runner_fd, int baseline_fd, const DeviceInfo &device) {
+    const auto greeting = judge.receive();
+    if (!greeting) return 2;
+    judge.set_nonce(greeting->at("nonce").get<std::uint64_t>());
+    RunnerLink baseline(baseline_fd), solution(runner_fd);
+    std::optional<CaseReferee> referee;
+    if (device.present) {
+        // The baseline runner's hello, then the empty calls, before the solution's runner exists.
+        const RunnerReply baseline_hello = baseline.hello();
+        if (baseline_hello.kind != RunnerReply::Kind::Done || !baseline_hello.solve_error.empty()) {
+            judge.send({{"event", event::hello},
+                        {"device", device},
+                        {"failure", "the baseline runner did not start: " + baseline_hello.why +
+                                        baseline_hello.solve_error}});
+            return 3;
+        }
+        baseline.stop_between_exchanges(greeting->value("baseline_group", 0));
+        referee.emplace(judge, baseline, device);
+        referee->calibrate(shapes_to_calibrate(*greeting));
+    }
+    judge.send({{"event", event::hello}, {"device", device}, {"failure", ""}});
+
+    const auto runner_started = judge.receive();
+    if (!runner_started) return 0;
+    const RunnerReply hello = solution.hello();
+    if (hello.kind != RunnerReply::Kind::Done) {
+        judge.send({{"event", event::runner}, {"lost", hello.kind == RunnerReply::Kind::Lost}, {"why", hello.why},
+                    {"solve_error", ""}});
+        return 0;
+    }
+    solution.stop_between_exchanges(runner_started->value("group", 0));
+    judge.send({{"event", event::runner}, {"lost", false}, {"why", ""}, {"solve_error", hello.solve_error}});
+    if (!hello.solve_error.empty() || !referee) return 0;
+    referee->attach_solution(solution);
+    return serve(judge, *referee);
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+    CLI::App app{"gemm-referee: the judge's trusted GPU process (not meant to be run by hand)"};
+    bool probe = false;
+    int in_fd = -1, out_fd = -1, runner_fd = -1, baseline_fd = -1;
+    app.add_flag("--probe", probe, "print the GPU's description as JSON and exit");
+    app.add_option("--channel-in", in_fd, "file descriptor the judge writes to");
+    app.add_option("--channel-out", out_fd, "file descriptor for the judge");
+    app.add_option("--runner", runner_fd, "socket to the solution's runner");
+    app.add_option("--baseline", baseline_fd, "socket to the baseline runner");
+    CLI11_PARSE(app, argc, argv);
+
+    // Nothing of the same user may read this process's memory (ptrace, /proc/PID/mem).
+    prctl(PR_SET_DUMPABLE, 0);
+    const DeviceInfo device = probe_device();
+    if (probe) {
+        std::cout << nlohmann::json(device).dump() << std::endl;
+        return 0;
+    }
+    if (in_fd < 0 || out_fd < 0 || runner_fd < 0 || baseline_fd < 0) {
+        std::cerr << "gemm-referee: needs --channel-in, --channel-out, --runner and --baseline\n";
+        return 2;
+    }
+    RefereeChannel judge(in_fd, out_fd);
+    try {
+        return referee_session(judge, runner_fd, baseline_fd, device);
+    } catch (const std::exception &e) {
+        std::cerr << "gemm-referee: " << e.what() << "\n";
+        return 3;
+    }
+}

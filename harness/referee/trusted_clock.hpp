@@ -1,0 +1,38 @@
+// The clock the judge believes: %globaltimer stamps written by the referee's own
+// kernels on the referee's stream, the start before the call's inputs exist in the
+// solution's memory, the stop after the snapshot of C that the checks read. Work that
+// produced the checked output therefore lies between the two stamps, whatever stream
+// or process it ran on (CUDA events cannot time across processes).
+#pragma once
+
+#include "referee/cuda_check.hpp"
+
+namespace gemm {
+
+class TrustedClock {
+  public:
+    explicit TrustedClock(std::size_t l2_bytes);
+    ~TrustedClock();
+    TrustedClock(const TrustedClock &) = delete;
+    TrustedClock &operator=(const TrustedClock &) = delete;
+
+    // Writes a buffer twice the L2's size, so nothing of the last call is still cached.
+    void flush_l2();
+    void start(); // enqueues the start stamp
+    void stop();  // enqueues the stop stamp
+    // Waits for the stream; the time between the stamps.
+    double elapsed_ms();
+    // Keeps the SMs busy for about `ms` so the clocks leave their idle state before
+    // anything is measured.
+    void warm_up(double ms);
+
+  private:
+    DeviceArray<unsigned char> flush_buffer_;
+    DeviceArray<unsigned long long> stamps_;
+    unsigned long long *host_stamps_ = nullptr;
+    // The legacy default stream, the one every other operation of the referee is on,
+    // so the stamps are ordered with the copies and checks around them.
+    static constexpr cudaStream_t stream_ = nullptr;
+};
+
+} // namespace gemm

@@ -1,0 +1,138 @@
+#include "runner/cuda_backend.hpp"
+#include "runner/empty_kernel.hpp"
+#include "referee/driver_api.hpp"
+
+#include <cuda_runtime.h>
+#include <dlfcn.h>
+#include <nvtx3/nvToolsExt.h>
+#include <unistd.h>
+
+namespace gemm {
+
+namespace {
+
+// C = A·B for row-major matrices: cuBLAS is column-major, so it computes Cᵀ = Bᵀ·Aᵀ.
+cublasStatus_t row_major_sgemm(cublasHandle_t handle, const float *A, const float *B, float *C, int M, int N, int K) {
+    const float one = 1, zero = 0;
+    return cublasSgemm(handle, CUBLAS_OP_N, CUBLAS_OP_N, K, M, N, &one, B, K, A, N, &zero, C, K);
+}
+
+} // namespace
+
+CudaBackend::~CudaBackend() {
+    unmap();
+    if (cublas_) cublasDestroy(cublas_);
+}
+
+std::string CudaBackend::start(bool baseline) {
+    if (const cudaError_t e = cudaFree(nullptr); e != cudaSuccess)
+        return std::string("cannot use the GPU: ") + cudaGetErrorString(e);
+    if (baseline) {
+        if (cublasCreate(&cublas_) != CUBLAS_STATUS_SUCCESS) return "cublasCreate failed";
+        // FP32 arithmetic only: the baseline is SGEMM, never TF32.
+        if (cublasSetMathMode(cublas_, CUBLAS_PEDANTIC_MATH) != CUBLAS_STATUS_SUCCESS) return "cublasSetMathMode failed";
+    }
+    return "";
+}
+
+std::string CudaBackend::load(const std::string &library) {
+    void *handle = dlopen(library.c_str(), RTLD_NOW | RTLD_LOCAL);
+    if (!handle) return std::string("cannot load the compiled solution: ") + dlerror();
+    solve_ = reinterpret_cast<SolveFunction>(dlsym(handle, "solve"));
+    if (solve_) return "";
+    // The C++ name of solve(const float*, const float*, float*, int, int, int).
+    if (dlsym(handle, "_Z5solvePKfS0_Pfiii"))
+        return "the library has no extern \"C\" solve symbol: solve() is compiled with a C++ (mangled) name; "
+               "declare it as extern \"C\" void solve(const float *A, const float *B, float *C, int M, int N, int K)";
+    return "the library has no extern \"C\" solve symbol: define "
+           "extern \"C\" void solve(const float *A, const float *B, float *C, int M, int N, int K)";
+}
+
+void CudaBackend::unmap() {
+    if (!base_) return;
+    driver_api().mem_unmap(base_, bytes_);
+    driver_api().mem_address_free(base_, bytes_);
+    driver_api().mem_release(handle_);
+    base_ = 0;
+    bytes_ = 0;
+}
+
+std::string CudaBackend::map(int fd, std::size_t bytes) {
+    unmap();
+    CUmemGenericAllocationHandle handle;
+    CUresult r = driver_api().mem_import_from_shareable_handle(&handle, reinterpret_cast<void *>(static_cast<std::uintptr_t>(fd)),
+                                                CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR);
+    close(fd);
+    if (r != CUDA_SUCCESS) return driver_error(r, "importing the judge's GPU memory");
+    CUdeviceptr base = 0;
+    if ((r = driver_api().mem_address_reserve(&base, bytes, 0, 0, 0)) != CUDA_SUCCESS) {
+        driver_api().mem_release(handle);
+        return driver_error(r, "reserving addresses for the judge's GPU memory");
+    }
+    if ((r = driver_api().mem_map(base, bytes, 0, handle, 0)) != CUDA_SUCCESS) {
+        driver_api().mem_address_free(base, bytes);
+        driver_api().mem_release(handle);
+        return driver_error(r, "mapping the judge's GPU memory");
+    }
+    base_ = base;
+    bytes_ = bytes;
+    handle_ = handle;
+    CUmemAccessDesc access{};
+    access.location.type = CU_MEM_LOCATION_TYPE_DEVICE;
+    access.location.id = 0;
+    access.flags = CU_MEM_ACCESS_FLAGS_PROT_READWRITE;
+    if ((r = driver_api().mem_set_access(base, bytes, &access, 1)) != CUDA_SUCCESS)
+        return driver_error(r, "making the judge's GPU memory accessible");
+    return "";
+}
+
+// A solution that resets the device or leaves another one current would make every
+// later call fail: name it as the solution's doing.
+std::string CudaBackend::check_device_untouched(const float *C) const {
+    int device = -1;
+    if (cudaGetDevice(&device) != cudaSuccess || device != 0)
+        return "solve() left device " + std::to_string(device) + " current; it must leave device 0 current";
+    cudaPointerAttributes attributes{};
+    if (cudaPointerGetAttributes(&attributes, C) != cudaSuccess || attributes.type != cudaMemoryTypeDevice) {
+        cudaGetLastError();
+        return "solve() reset the device (cudaDeviceReset?): the judge's buffers no longer exist";
+    }
+    return "";
+}
+
+std::string CudaBackend::call(const CallOrder &o) {
+    const auto end = [&](std::size_t offset, long long elements) { return offset + std::size_t(elements) * 4; };
+    if (!base_ || end(o.a_offset, 1LL * o.M * o.N) > bytes_ || end(o.b_offset, 1LL * o.N * o.K) > bytes_ ||
+        end(o.c_offset, 1LL * o.M * o.K) > bytes_)
+        return "the judge ordered a call outside the mapped memory";
+    const auto *A = reinterpret_cast<const float *>(base_ + o.a_offset);
+    const auto *B = reinterpret_cast<const float *>(base_ + o.b_offset);
+    auto *C = reinterpret_cast<float *>(base_ + o.c_offset);
+    switch (o.work) {
+    case RunnerWork::Solve:
+        if (!solve_) return "no solve() was loaded";
+        // The NVTX range lets a profiler (rank --profile) take the solution's kernels alone.
+        nvtxRangePushA("solve");
+        solve_(A, B, C, o.M, o.N, o.K);
+        nvtxRangePop();
+        if (auto why = check_device_untouched(C); !why.empty()) return why;
+        break;
+    case RunnerWork::Cublas:
+        if (!cublas_ || row_major_sgemm(cublas_, A, B, C, o.M, o.N, o.K) != CUBLAS_STATUS_SUCCESS)
+            return "cuBLAS SGEMM failed";
+        break;
+    case RunnerWork::Nothing:
+        // Nothing, but on the GPU: the switch to this process's context and back is
+        // part of every real call, so the empty call must pay it too.
+        launch_empty_kernel();
+        break;
+    }
+    // Every stream of this context, non-blocking ones included: work a solution leaves
+    // running is waited for here and counted in its time.
+    cudaError_t e = cudaDeviceSynchronize();
+    if (e == cudaSuccess) e = cudaGetLastError(); // launch errors that do not stick
+    if (e != cudaSuccess) return std::string("CUDA error in solve(): ") + cudaGetErrorString(e);
+    return "";
+}
+
+} // namespace gemm

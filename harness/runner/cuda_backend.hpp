@@ -1,0 +1,35 @@
+// The runner's GPU: the CUDA context, the shared allocation imported from the referee's
+// descriptor, and the three kinds of call (the solution, cuBLAS SGEMM, nothing).
+#pragma once
+
+#include "runner/runner_loop.hpp"
+
+#include <cublas_v2.h>
+#include <cuda.h>
+
+namespace gemm {
+
+using SolveFunction = void (*)(const float *A, const float *B, float *C, int M, int N, int K);
+
+class CudaBackend : public RunnerBackend {
+  public:
+    ~CudaBackend() override;
+    // Creates the context (and, for the baseline, the cuBLAS handle) before the process
+    // is confined: "" or why the GPU cannot be used.
+    std::string start(bool baseline);
+    // Loads the compiled solution and finds solve(); "" or why not, in the user's terms.
+    std::string load(const std::string &library);
+    std::string map(int fd, std::size_t bytes) override;
+    std::string call(const CallOrder &order) override;
+
+  private:
+    std::string check_device_untouched(const float *C) const;
+    void unmap();
+    SolveFunction solve_ = nullptr;
+    cublasHandle_t cublas_ = nullptr;
+    CUdeviceptr base_ = 0;
+    std::size_t bytes_ = 0;
+    CUmemGenericAllocationHandle handle_ = 0;
+};
+
+} // namespace gemm

@@ -1,0 +1,38 @@
+#include "runner/runner_loop.hpp"
+
+#include <unistd.h>
+
+namespace gemm {
+
+int serve_referee(SocketChannel &referee, RunnerBackend &backend) {
+    for (;;) {
+        std::optional<nlohmann::json> message;
+        try {
+            message = referee.receive();
+        } catch (const std::exception &) {
+            return 2;
+        }
+        if (!message) return 0;
+        const std::string event = message->value("event", "");
+        std::string failure;
+        const char *answer = nullptr;
+        if (event == runner_event::map) {
+            const int fd = referee.take_fd();
+            failure = fd < 0 ? "the map order came without a descriptor"
+                             : backend.map(fd, message->at("bytes").get<std::size_t>());
+            answer = runner_event::mapped;
+        } else if (event == runner_event::call) {
+            failure = backend.call(message->at("order").get<CallOrder>());
+            answer = runner_event::returned;
+        } else {
+            return 2;
+        }
+        if (!failure.empty()) {
+            referee.send({{"event", runner_event::failed}, {"why", failure}});
+            return 1; // the context may be unusable: the judge starts a fresh runner
+        }
+        if (!referee.send({{"event", answer}})) return 0;
+    }
+}
+
+} // namespace gemm

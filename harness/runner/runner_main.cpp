@@ -1,0 +1,47 @@
+// gemm-runner: the process that calls solve(). It starts the GPU, confines itself
+// (runner/confinement.hpp) and hands the judge the proof of it, and only then loads
+// the solution, so no solution code ever runs unconfined. It holds nothing that
+// decides: no seed, no reference, no check, no clock. With --baseline it loads no
+// solution and calls cuBLAS or nothing, for the referee's baseline and empty calls.
+#include "channel/socket_channel.hpp"
+#include "runner/confinement.hpp"
+#include "runner/cuda_backend.hpp"
+#include "runner/runner_loop.hpp"
+
+#include <CLI/CLI.hpp>
+#include <unistd.h>
+
+int main(int argc, char **argv) {
+    using namespace gemm;
+    CLI::App app{"gemm-runner: calls a compiled solution for the judge's referee (not meant to be run by hand)"};
+    std::string library, unconfined_reason;
+    int referee_fd = -1, monitor_fd = -1;
+    bool baseline = false;
+    app.add_option("library", library, "the compiled solution (.so)");
+    app.add_option("--referee", referee_fd, "socket to the referee")->required();
+    app.add_option("--monitor", monitor_fd, "socket to the judge for the confinement's listener");
+    app.add_flag("--baseline", baseline, "load no solution: call cuBLAS SGEMM or nothing");
+    app.add_option("--relaxed", unconfined_reason, "confine less, for this tool (compute-sanitizer, ncu)");
+    CLI11_PARSE(app, argc, argv);
+    if (!baseline && (library.empty() || monitor_fd < 0)) {
+        std::cerr << "gemm-runner: needs a library and --monitor, or --baseline\n";
+        return 2;
+    }
+
+    SocketChannel referee(referee_fd);
+    CudaBackend backend;
+    const std::string gpu_error = backend.start(baseline);
+    std::string solve_error = gpu_error;
+    if (!baseline) {
+        // Confined before the library is opened: its constructors already run inside.
+        // Without a GPU it is still loaded, so a library without solve() is CE anywhere.
+        if (!confine_runner(monitor_fd, unconfined_reason)) {
+            std::cerr << "gemm-runner: could not hand the judge its confinement\n";
+            return 3;
+        }
+        solve_error = backend.load(library);
+    }
+    referee.send({{"event", runner_event::hello}, {"solve_error", solve_error}});
+    if (!solve_error.empty() || !gpu_error.empty()) return 0;
+    return serve_referee(referee, backend);
+}

@@ -1,0 +1,100 @@
+// A stand-in for gemm-referee on a machine without a GPU: the judge's side of the
+// start-up and the case protocol as the real one speaks it, and the runner driven
+// through the real RunnerLink over shared host memory (a memfd) instead of GPU memory.
+// Its verdicts come from its own FP64 check of what C holds after the runner says
+// "returned" (core/check.hpp), never from anything the runner says, as the real
+// referee's do.
+// Usage: stand_in_referee --channel-in=FD --channel-out=FD --runner=FD --baseline=FD
+#include "channel/channel.hpp"
+#include "channel/protocol.hpp"
+#include "channel/runner_protocol.hpp"
+#include "core/check.hpp"
+#include "core/reference.hpp"
+
+#include <cmath>
+#include <cstring>
+#include <sys/mman.h>
+#include <unistd.h>
+
+namespace {
+
+using namespace gemm;
+
+int fd_argument(int argc, char **argv, const char *prefix) {
+    for (int i = 1; i < argc; ++i)
+        if (std::strncmp(argv[i], prefix, std::strlen(prefix)) == 0) return std::atoi(argv[i] + std::strlen(prefix));
+    return -1;
+}
+
+CaseResult run_case(RefereeChannel &judge, RunnerLink &runner, const CaseRequest &request) {
+    const TestCase &tc = request.testcase;
+    const CaseInputs inputs = case_inputs(tc, checked_input_set);
+    const std::size_t a = inputs.A.size(), b = inputs.B.size(), c = std::size_t(tc.M) * tc.K;
+    const std::size_t bytes = (a + b + c) * sizeof(float);
+    const int fd = memfd_create("stand-in-arena", MFD_CLOEXEC);
+    if (fd < 0 || ftruncate(fd, static_cast<off_t>(bytes)) != 0) throw std::runtime_error("memfd");
+    auto *arena = static_cast<float *>(mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0));
+    std::memcpy(arena, inputs.A.data(), a * sizeof(float));
+    std::memcpy(arena + a, inputs.B.data(), b * sizeof(float));
+    std::memset(arena + a + b, 0xFF, c * sizeof(float)); // the judge's poison: unwritten elements show
+    CaseResult r = result_for(tc, Verdict::JE, "");
+    RunnerReply reply = runner.map(fd, bytes);
+    close(fd);
+    if (reply.kind == RunnerReply::Kind::Done) {
+        CallOrder order{tc.M, tc.N, tc.K, 0, a * sizeof(float), (a + b) * sizeof(float), RunnerWork::Solve};
+        judge.send({{"event", event::call}});
+        reply = runner.call(order);
+        judge.send({{"event", event::judge}});
+    }
+    if (reply.kind == RunnerReply::Kind::Lost) {
+        r.verdict = Verdict::RE;
+        r.runner_lost = true;
+        r.failed_call = 1;
+    } else if (reply.kind != RunnerReply::Kind::Done) {
+        r.verdict = Verdict::RE;
+        r.detail = reply.kind == RunnerReply::Kind::Violation ? "the solution's process broke the runner protocol: " + reply.why
+                                                              : reply.why;
+    } else {
+        const std::vector<float> C(arena + a + b, arena + a + b + c);
+        r.check = compare_output(C.data(), reference_on_cpu(inputs.A, inputs.B, tc.M, tc.N, tc.K), request.policy.precision);
+        const Judgement j = judge_output(*r.check, IntegrityCheck{});
+        r.verdict = j.verdict;
+        r.detail = j.detail;
+    }
+    munmap(arena, bytes);
+    return r;
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+    RefereeChannel judge(fd_argument(argc, argv, "--channel-in="), fd_argument(argc, argv, "--channel-out="));
+    RunnerLink baseline(fd_argument(argc, argv, "--baseline=")), solution(fd_argument(argc, argv, "--runner="));
+    const auto greeting = judge.receive();
+    if (!greeting) return 2;
+    judge.set_nonce(greeting->at("nonce").get<std::uint64_t>());
+    if (baseline.hello().kind != RunnerReply::Kind::Done) return 3;
+    baseline.stop_between_exchanges(greeting->value("baseline_group", 0));
+    DeviceInfo device;
+    device.present = true;
+    device.name = "Stand-in GPU";
+    judge.send({{"event", event::hello}, {"device", device}, {"failure", ""}});
+    const auto runner_started = judge.receive();
+    if (!runner_started) return 0;
+    const RunnerReply hello = solution.hello();
+    judge.send({{"event", event::runner},
+                {"lost", hello.kind == RunnerReply::Kind::Lost},
+                {"why", hello.kind == RunnerReply::Kind::Violation ? hello.why : ""},
+                {"solve_error", hello.solve_error}});
+    if (hello.kind != RunnerReply::Kind::Done || !hello.solve_error.empty()) return 0;
+    solution.stop_between_exchanges(runner_started->value("group", 0));
+    while (auto message = judge.receive()) {
+        const auto request = message->get<CaseRequest>();
+        judge.set_nonce(request.nonce);
+        const CaseResult r = run_case(judge, solution, request);
+        const bool afresh = r.verdict == Verdict::RE;
+        judge.send({{"event", event::result}, {"result", r}, {"worker_exits", afresh}});
+        if (afresh) return 0;
+    }
+    return 0;
+}
