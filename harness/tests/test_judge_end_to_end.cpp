@@ -8,6 +8,9 @@
 #include <doctest/doctest.h>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
+#include <map>
+#include <optional>
 #include <regex>
 #include <sstream>
 #include <unistd.h>
@@ -30,7 +33,7 @@ fs::path artifacts_dir() {
 
 bool gpu_present() {
     static const bool present = [] {
-        const auto run = gemm::run_captured({std::string(GEMM_BIN_DIR) + "/gemm-referee", "--probe"});
+        const auto run = gemm::run_captured({std::string(GEMM_BIN_DIR) + "/gemm-worker", "--probe"});
         try {
             return json::parse(run.output.substr(run.output.rfind('{'))).at("present").get<bool>();
         } catch (const std::exception &) {
@@ -43,8 +46,14 @@ bool gpu_present() {
 struct JudgeRun {
     int exit_code = -1;
     std::string output;
-    json report; // null when the judge wrote none
+    json report;             // null when the judge wrote none
+    std::string report_text; // the JSON report as written, "" when none
 };
+
+std::string file_text(const fs::path &path) {
+    std::ifstream in(path, std::ios::binary);
+    return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+}
 
 JudgeRun run_judge(const std::string &solution, std::vector<std::string> extra, const std::string &label) {
     const auto json_path = artifacts_dir() / (label + ".json");
@@ -52,9 +61,12 @@ JudgeRun run_judge(const std::string &solution, std::vector<std::string> extra, 
     std::vector<std::string> argv = {judge_program, solution, "--json", json_path.string()};
     argv.insert(argv.end(), extra.begin(), extra.end());
     const auto run = gemm::run_captured(argv);
-    JudgeRun result{run.exit_code, run.output, nullptr};
+    JudgeRun result{run.exit_code, run.output, nullptr, ""};
     std::ofstream(artifacts_dir() / (label + ".txt")) << run.output;
-    if (std::ifstream in(json_path); in) result.report = json::parse(in);
+    if (fs::exists(json_path)) {
+        result.report_text = file_text(json_path);
+        result.report = json::parse(result.report_text);
+    }
     return result;
 }
 
@@ -64,14 +76,21 @@ JudgeRun run_judge(const std::string &solution, std::vector<std::string> extra, 
         return;                                                                                                        \
     }
 
+// A known-bad file's directives (harness/tests/known-bad/README.md): the only place they
+// are read.
 struct Expectation {
     std::string verdict, detail, cases, flags;
+    bool decoys = false;       // plant the decoys before the run, check them after
+    double min_time_ratio = 0; // 0: no timing requirement
+    fs::path yardstick;        // the solution the time is compared with, when min_time_ratio > 0
 };
 
 Expectation read_directives(const fs::path &file) {
     Expectation e;
+    std::string compare_with;
     std::ifstream in(file);
-    const std::regex directive(R"(^//\s*(expect|cases|detail|flags):\s*(.*?)\s*$)");
+    const std::regex directive(
+        R"(^//\s*(expect|cases|detail|flags|decoys|min-time-ratio|compare-with):\s*(.*?)\s*$)");
     for (std::string line; std::getline(in, line) && line.rfind("//", 0) == 0;) {
         std::smatch m;
         if (!std::regex_match(line, m, directive)) continue;
@@ -79,9 +98,70 @@ Expectation read_directives(const fs::path &file) {
         if (m[1] == "cases") e.cases = m[2];
         if (m[1] == "detail") e.detail = m[2];
         if (m[1] == "flags") e.flags = m[2];
+        if (m[1] == "decoys") e.decoys = m[2] == "yes";
+        if (m[1] == "min-time-ratio") e.min_time_ratio = std::stod(m[2]);
+        if (m[1] == "compare-with") compare_with = m[2];
     }
+    if (e.min_time_ratio > 0)
+        e.yardstick =
+            compare_with.empty() ? fs::path(source_dir) / "solutions" / "naive.cu" : file.parent_path() / compare_with;
     return e;
 }
+
+// Files a solution must not reach, planted where the sandbox, not file permissions, is
+// all that stands between them and a solution running as nobody: a world-writable folder
+// of world-writable files, which only a solution would try to change.
+namespace decoys {
+
+const fs::path folder = "/tmp/gemm-judge-decoys";
+const std::string marker = "DECOY-SECRET-7f3a";
+
+std::map<std::string, std::string> contents() {
+    std::string history = "gemm-judge decoy history: not an SQLite file, 4096 known bytes\n";
+    for (std::size_t i = history.size(); i < 4096; ++i) history.push_back(static_cast<char>((i * 131 + 7) % 251));
+    return {{"history.sqlite", history},
+            {"secret.case", "# " + marker +
+                                ": a decoy secret case, never to appear in the judge's output\n"
+                                "shape 3 5 7\ndata uniform -1 1\nseed 7\n"},
+            {"testcase.case", "# a decoy testcase\nshape 5 7 3\ndata uniform -1 1\nseed 5\n"}};
+}
+
+void plant() {
+    fs::remove_all(folder);
+    fs::create_directory(folder);
+    fs::permissions(folder, fs::perms::all);
+    for (const auto &[name, text] : contents()) {
+        std::ofstream(folder / name, std::ios::binary) << text;
+        fs::permissions(folder / name, fs::perms::owner_read | fs::perms::owner_write | fs::perms::group_read |
+                                           fs::perms::group_write | fs::perms::others_read | fs::perms::others_write);
+    }
+}
+
+// "" when the folder holds exactly the planted files, byte for byte, and the secret's
+// marker is in neither the judge's output nor its report; else what is wrong. Removes
+// the folder.
+std::string check_and_remove(const JudgeRun &run) {
+    std::string wrong;
+    const auto planted = contents();
+    std::error_code ec;
+    for (const auto &entry : fs::directory_iterator(folder, ec)) {
+        const std::string name = entry.path().filename().string();
+        if (!planted.count(name)) wrong += name + " was created; ";
+    }
+    if (ec) wrong += "the folder cannot be listed (" + ec.message() + "); ";
+    for (const auto &[name, text] : planted) {
+        if (!fs::exists(folder / name))
+            wrong += name + " was removed; ";
+        else if (file_text(folder / name) != text)
+            wrong += name + " was changed; ";
+    }
+    if (run.output.find(marker) != std::string::npos) wrong += "the secret's marker is in the judge's output; ";
+    if (run.report_text.find(marker) != std::string::npos) wrong += "the secret's marker is in the JSON report; ";
+    fs::remove_all(folder, ec);
+    return wrong;
+}
+
+} // namespace decoys
 
 std::vector<std::string> judge_arguments(const Expectation &e) {
     std::vector<std::string> args = {"--time-budget", "0.02", "--baseline", "none"};
@@ -89,6 +169,9 @@ std::vector<std::string> judge_arguments(const Expectation &e) {
     for (std::string c; cases >> c;) args.insert(args.end(), {"--case", c});
     std::istringstream flags(e.flags);
     for (std::string f; flags >> f;) args.push_back(f);
+    // The judge keeps no history of these runs: a history it could not read it would move
+    // aside (judge/history.cpp), and the decoy must be changed by nobody.
+    if (e.decoys) args.push_back("--no-history");
     return args;
 }
 
@@ -113,6 +196,22 @@ Outcome outcome_of(const JudgeRun &run) {
     o.verdict = run.report["summary"]["worst"];
     for (const auto &c : run.report["cases"]) o.text += "\n" + c["detail"].get<std::string>();
     return o;
+}
+
+// The smallest ratio, over the cases of `run`, of its median to the yardstick's median on
+// the same case; nullopt when a case lacks a time on either side.
+std::optional<double> smallest_time_ratio(const JudgeRun &run, const JudgeRun &yardstick) {
+    if (run.report.is_null() || yardstick.report.is_null() || run.report["cases"].empty()) return std::nullopt;
+    std::optional<double> smallest;
+    for (const auto &c : run.report["cases"]) {
+        const json *other = nullptr;
+        for (const auto &y : yardstick.report["cases"])
+            if (y["name"] == c["name"]) other = &y;
+        if (!other || c["timing"].is_null() || (*other)["timing"].is_null()) return std::nullopt;
+        const double ratio = c["timing"]["median_ms"].get<double>() / (*other)["timing"]["median_ms"].get<double>();
+        smallest = smallest ? std::min(*smallest, ratio) : ratio;
+    }
+    return smallest;
 }
 
 } // namespace
@@ -181,21 +280,47 @@ TEST_CASE("the seed kernels are AC on every default case") {
 TEST_CASE("every known-bad solution gets the verdict it expects") {
     REQUIRE_GPU();
     std::ofstream table(artifacts_dir() / "known-bad-table.txt");
-    table << "solution                        expected  actual  detail-ok  result\n";
+    table
+        << "solution                        expected  actual  detail-ok  time-ratio        decoys-unchanged  result\n";
     for (const auto &file : known_bad_files()) {
         const Expectation e = read_directives(file);
         const std::string label = "known-bad-" + file.stem().string();
+        if (e.decoys) decoys::plant();
         const auto run = run_judge(file.string(), judge_arguments(e), label);
+        const std::string decoy_damage = e.decoys ? decoys::check_and_remove(run) : "";
         const Outcome o = outcome_of(run);
         const bool detail_ok = e.detail.empty() || o.text.find(e.detail) != std::string::npos;
-        const bool ok = o.verdict == e.verdict && detail_ok;
-        char row[256];
-        std::snprintf(row, sizeof row, "%-32s%-10s%-8s%-11s%s\n", file.filename().c_str(), e.verdict.c_str(),
-                      o.verdict.c_str(), detail_ok ? "yes" : "NO", ok ? "ok" : "MISMATCH");
+        std::optional<double> ratio;
+        std::string time_column = "-";
+        if (e.min_time_ratio > 0) {
+            Expectation same_run = e;
+            same_run.decoys = false;
+            ratio = smallest_time_ratio(
+                run, run_judge(e.yardstick.string(), judge_arguments(same_run), label + "-yardstick"));
+            char text[64];
+            if (ratio)
+                std::snprintf(text, sizeof text, "%.2f (>= %.2f)", *ratio, e.min_time_ratio);
+            else
+                std::snprintf(text, sizeof text, "none (>= %.2f)", e.min_time_ratio);
+            time_column = text;
+        }
+        const bool time_ok = e.min_time_ratio <= 0 || (ratio && *ratio >= e.min_time_ratio);
+        const bool ok = o.verdict == e.verdict && detail_ok && time_ok && decoy_damage.empty();
+        char row[512];
+        std::snprintf(row, sizeof row, "%-32s%-10s%-8s%-11s%-18s%-18s%s\n", file.filename().c_str(), e.verdict.c_str(),
+                      o.verdict.c_str(), detail_ok ? "yes" : "NO", time_column.c_str(),
+                      !e.decoys              ? "-"
+                      : decoy_damage.empty() ? "yes"
+                                             : "no",
+                      ok ? "ok" : "MISMATCH");
         table << row << std::flush;
         CAPTURE(file.filename().string());
         CAPTURE(o.text);
+        CAPTURE(decoy_damage);
         CHECK(o.verdict == e.verdict);
         CHECK(detail_ok);
+        CHECK(clock_ok);
+        CHECK(time_ok);
+        CHECK(decoy_damage.empty());
     }
 }
