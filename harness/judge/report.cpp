@@ -137,6 +137,27 @@ std::string format_verification(const std::vector<CaseResult> &results) {
     return "verified: every call of solve(), " + describe(total) + "\n";
 }
 
+std::string format_clock(const std::vector<CaseResult> &results) {
+    double least = 0, most = 0, widest_spread = 0;
+    int cases = 0, after_solution = 0;
+    for (const auto &r : results) {
+        if (!r.timing) continue;
+        const EmptyCall &e = r.timing->empty_call;
+        least = cases == 0 ? e.median_ms : std::min(least, e.median_ms);
+        most = std::max(most, e.median_ms);
+        widest_spread = std::max(widest_spread, e.spread_ms);
+        after_solution += !e.measured_before_solution;
+        ++cases;
+    }
+    if (cases == 0) return "";
+    std::string text = formatted("timed by the referee's clock; an empty call's cost, %.3f", least);
+    if (most > least) text += formatted("–%.3f", most);
+    text += formatted(" ms (spread ≤ %.3f ms), is taken off every time", widest_spread);
+    if (after_solution > 0)
+        text += formatted("; in %d case(s) the one measured after the solution's calls was smaller and used", after_solution);
+    return text + "\n";
+}
+
 nlohmann::json report_json(const RunContext &run, const std::vector<CaseResult> &results, int exit_status) {
     nlohmann::json cases = nlohmann::json::array();
     for (const auto &r : results) {

@@ -29,6 +29,9 @@ std::string format_map(const std::string &map, int M, int K);
 std::string format_summary(const std::vector<CaseResult> &results, int exit_status);
 // "verified: 812 calls, every one: 41 against …": how the outputs behind the times were checked.
 std::string format_verification(const std::vector<CaseResult> &results);
+// "timed by the referee's clock; an empty call's cost, 0.31–0.36 ms (spread ≤ 0.01 ms),
+// is taken off every time", or "" when nothing was timed.
+std::string format_clock(const std::vector<CaseResult> &results);
 
 Verdict worst_verdict(const std::vector<CaseResult> &results);
 double error_over_bound(const CaseResult &r); // the larger of the two ratios; < 0 when unchecked

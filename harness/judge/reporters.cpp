@@ -106,7 +106,8 @@ void ConsoleReporter::finding(const std::string &, const nlohmann::json &, const
 
 void ConsoleReporter::run_finished(const RunContext &, const std::vector<CaseResult> &results, int exit_status) {
     if (results.empty()) return;
-    out_ << format_summary(results, exit_status) << format_verification(results) << std::flush;
+    out_ << format_summary(results, exit_status) << format_verification(results) << format_clock(results)
+         << std::flush;
 }
 
 // ---- JsonReporter ----------------------------------------------------------------------
