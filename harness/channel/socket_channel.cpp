@@ -107,18 +107,4 @@ int SocketChannel::take_fd() {
     return fd;
 }
 
-bool send_descriptor(int socket, int fd, const std::string &payload) {
-    const std::string data = payload.empty() ? std::string(1, '\0') : payload;
-    return send_with_fd(socket, data.data(), data.size(), fd);
-}
-
-int receive_descriptor(int socket, std::string &payload) {
-    std::deque<int> fds;
-    char buffer[4096];
-    const ssize_t n = receive_with_fds(socket, buffer, sizeof buffer, fds);
-    if (n > 0) payload.assign(buffer, static_cast<std::size_t>(n));
-    for (std::size_t i = 1; i < fds.size(); ++i) close(fds[i]);
-    return n > 0 && !fds.empty() ? fds.front() : -1;
-}
-
 } // namespace gemm

@@ -36,10 +36,4 @@ class SocketChannel {
     static constexpr std::size_t max_line_bytes = 1 << 20; // a line longer than this is not ours
 };
 
-// Sends / receives one descriptor (or none: fd -1) with a short payload; for channels
-// that carry nothing else. receive_descriptor returns the descriptor or -1, and the
-// payload either way.
-bool send_descriptor(int socket, int fd, const std::string &payload);
-int receive_descriptor(int socket, std::string &payload);
-
 } // namespace gemm

@@ -19,8 +19,8 @@ RunnerScratch::RunnerScratch(const std::string &library) {
     fs::copy_file(library, library_, ec);
     if (ec) throw std::runtime_error("cannot copy the compiled solution to " + library_ + ": " + ec.message());
     fs::permissions(library_, fs::perms::owner_read | fs::perms::group_read | fs::perms::others_read, ec);
-    if (geteuid() == 0 && (chown(dir_.c_str(), unprivileged_runner_uid, unprivileged_runner_gid) != 0 ||
-                           chown(library_.c_str(), unprivileged_runner_uid, unprivileged_runner_gid) != 0))
+    if (geteuid() == 0 && (chown(dir_.c_str(), sandbox::nobody_uid, sandbox::nogroup_gid) != 0 ||
+                           chown(library_.c_str(), sandbox::nobody_uid, sandbox::nogroup_gid) != 0))
         throw std::runtime_error("cannot give " + dir_ + " to the unprivileged user");
 }
 

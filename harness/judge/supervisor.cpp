@@ -1,11 +1,11 @@
 #include "judge/supervisor.hpp"
 #include "channel/protocol.hpp"
-#include "channel/socket_channel.hpp"
 #include "core/plausibility.hpp"
 #include "judge/process.hpp"
 #include "judge/runner_scratch.hpp"
 #include "runner/confinement.hpp"
 #include "sandbox/attempt_monitor.hpp"
+#include "sandbox/fd_passing.hpp"
 
 #include <algorithm>
 #include <cerrno>
@@ -223,7 +223,8 @@ bool Supervisor::spawn_referee_and_baseline(int &runner_end) {
 
 bool Supervisor::spawn_runner(int runner_end) {
     int output[2], monitor_pair[2];
-    if (!output_pipe(output) || socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, monitor_pair) != 0) return false;
+    // Message boundaries: the listener, then the report, each one message.
+    if (!output_pipe(output) || socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, monitor_pair) != 0) return false;
     scratch_ = std::make_unique<RunnerScratch>(options_.library);
     ChildSpec runner;
     runner.argv = options_.runner_prefix;
@@ -244,24 +245,27 @@ bool Supervisor::spawn_runner(int runner_end) {
 }
 
 // The runner's confinement, as its own code reports it before loading the solution:
-// the seccomp listener (the proof that the filter is in force) and what is unconfined.
+// the seccomp listener (the proof that the filter is in force), then what is unconfined.
+// Reads what has arrived; the socket is closed once the report is in.
 bool Supervisor::receive_listener() {
-    pollfd ready{monitor_socket_, POLLIN, 0};
-    if (poll(&ready, 1, 0) <= 0) return true;
-    std::string payload;
-    const int listener = receive_descriptor(monitor_socket_, payload);
-    close_fd(monitor_socket_);
-    const auto report = nlohmann::json::parse(payload, nullptr, false);
-    if (report.is_object())
-        for (const auto &item : report.value("unconfined", nlohmann::json::array()))
-            if (item.is_string()) last_start_.unconfined.push_back(item.get<std::string>());
-    if (listener < 0) {
-        if (last_start_.unconfined.empty()) last_start_.unconfined.push_back("no seccomp listener was handed over");
-        return false;
+    for (;;) {
+        pollfd ready{monitor_socket_, POLLIN, 0};
+        if (poll(&ready, 1, 0) <= 0) return true;
+        std::string payload;
+        const int listener = sandbox::receive_fd(monitor_socket_, payload);
+        if (listener >= 0) {
+            monitor_ = std::make_unique<sandbox::AttemptMonitor>(
+                listener, runner_policy(scratch_->dir(), runner_.pid(), options_.relaxed_for), runner_.pid());
+            continue;
+        }
+        const auto report = nlohmann::json::parse(payload, nullptr, false);
+        if (report.is_object())
+            for (const auto &item : report.value("unconfined", nlohmann::json::array()))
+                if (item.is_string()) last_start_.unconfined.push_back(item.get<std::string>());
+        if (!monitor_) last_start_.unconfined.push_back("no seccomp listener reached the judge: attempts go unnamed");
+        close_fd(monitor_socket_);
+        return report.is_object();
     }
-    monitor_ = std::make_unique<sandbox::AttemptMonitor>(listener, runner_policy(scratch_->dir(), runner_.pid(),
-                                                                                 options_.relaxed_for));
-    return true;
 }
 
 WorkerStart Supervisor::start() {

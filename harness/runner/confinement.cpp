@@ -1,8 +1,9 @@
 #include "runner/confinement.hpp"
-#include "channel/socket_channel.hpp"
+#include "sandbox/fd_passing.hpp"
 
 #include <filesystem>
 #include <nlohmann/json.hpp>
+#include <sys/socket.h>
 #include <unistd.h>
 
 namespace gemm {
@@ -12,8 +13,8 @@ namespace fs = std::filesystem;
 namespace {
 
 // Every device node the CUDA driver opens: /dev/nvidia0…, nvidiactl, nvidia-uvm, the
-// capability nodes; a node this machine lacks is simply not added.
-std::vector<std::string> nvidia_devices() {
+// capability nodes; a node this machine lacks is simply not there to add.
+std::vector<std::string> gpu_devices() {
     std::vector<std::string> nodes;
     std::error_code ec;
     for (const auto &entry : fs::directory_iterator("/dev", ec))
@@ -27,40 +28,38 @@ std::vector<std::string> nvidia_devices() {
 
 sandbox::Policy runner_policy(const std::string &scratch, pid_t pid, const std::string &relaxed) {
     sandbox::Policy p;
-    const std::string own_proc = "/proc/" + std::to_string(pid);
-    // The system, the toolkit and the driver (under /usr, /opt or /lib), the kernel's
-    // view of the GPU (/sys) and of itself; never the user's files, other processes or
-    // testcases.
-    p.readable = {"/usr",          "/lib",         "/lib64",         "/lib32",          "/bin",
-                  "/sbin",         "/etc",         "/opt",           "/sys",            own_proc,
-                  "/proc/meminfo", "/proc/cpuinfo", "/proc/stat",    "/proc/driver/nvidia",
-                  "/proc/sys/vm",  "/proc/sys/kernel", "/proc/devices", "/proc/filesystems"};
+    // The system, the toolkit and the driver (under /usr, /opt or /lib), the kernel's view
+    // of the GPU (/sys) and of the runner itself; never the user's files, other processes
+    // or testcases.
+    p.readable = sandbox::system_folders();
+    for (const auto &entry : sandbox::proc_entries_for(pid)) p.readable.push_back(entry);
+    for (const char *more : {"/opt", "/sys", "/proc/sys/kernel", "/proc/devices", "/proc/filesystems"})
+        if (fs::exists(more)) p.readable.push_back(more);
     // Its folder, and its own /proc entries (the driver names its threads there).
-    p.writable = {scratch, own_proc};
-    if (!relaxed.empty()) {
-        // compute-sanitizer and ncu talk to their front end through files here.
-        p.writable.push_back(fs::temp_directory_path().string());
-        p.writable.push_back("/tmp");
-        p.writable.push_back("/dev/shm");
-    }
-    p.devices = nvidia_devices();
-    if (geteuid() == 0) {
-        p.run_as_uid = unprivileged_runner_uid;
-        p.run_as_gid = unprivileged_runner_gid;
-    }
+    p.writable = {scratch, "/proc/" + std::to_string(pid)};
+    if (!relaxed.empty())
+        for (const char *shared : {"/tmp", "/dev/shm"}) // where compute-sanitizer and ncu meet their front ends
+            if (fs::exists(shared)) p.writable.push_back(shared);
+    p.devices = gpu_devices();
+    p.run_as_uid = sandbox::nobody_uid;
+    p.run_as_gid = sandbox::nogroup_gid;
+    p.limits.processes = 512; // threads count: CUDA's own, and a solution's OpenMP
     return p;
 }
 
-bool confine_runner(int monitor_fd, const std::string &relaxed) {
-    std::error_code ec;
-    const std::string scratch = fs::current_path(ec).string();
-    sandbox::Outcome outcome = sandbox::confine_self(runner_policy(scratch, getpid(), relaxed));
-    if (!relaxed.empty()) outcome.unconfined.push_back("writes to /tmp and /dev/shm allowed for " + relaxed);
-    const nlohmann::json report{{"unconfined", outcome.unconfined}};
-    const bool sent = send_descriptor(monitor_fd, outcome.listener_fd, report.dump());
-    if (outcome.listener_fd >= 0) close(outcome.listener_fd);
+RunnerConfinement::RunnerConfinement(const std::string &relaxed)
+    : relaxed_(relaxed), policy_(runner_policy(fs::current_path().string(), getpid(), relaxed)),
+      filesystem_(sandbox::restrict_filesystem(policy_)) {}
+
+bool RunnerConfinement::finish(int monitor_fd) {
+    sandbox::Outcome rest = sandbox::confine_self(policy_, monitor_fd);
+    std::vector<std::string> unconfined = filesystem_.unconfined;
+    unconfined.insert(unconfined.end(), rest.unconfined.begin(), rest.unconfined.end());
+    if (!relaxed_.empty()) unconfined.push_back("/tmp and /dev/shm writable for " + relaxed_);
+    const std::string report = nlohmann::json{{"unconfined", unconfined}}.dump();
+    const bool told = send(monitor_fd, report.data(), report.size(), MSG_NOSIGNAL) == ssize_t(report.size());
     close(monitor_fd);
-    return sent;
+    return told;
 }
 
 } // namespace gemm

@@ -9,6 +9,7 @@
 #include "runner/runner_loop.hpp"
 
 #include <CLI/CLI.hpp>
+#include <optional>
 #include <unistd.h>
 
 int main(int argc, char **argv) {
@@ -29,13 +30,16 @@ int main(int argc, char **argv) {
     }
 
     SocketChannel referee(referee_fd);
+    // The baseline runner never loads a solution: it is the judge's own code throughout.
+    std::optional<RunnerConfinement> confinement;
+    if (!baseline) confinement.emplace(unconfined_reason);
     CudaBackend backend;
     const std::string gpu_error = backend.start(baseline);
     std::string solve_error = gpu_error;
     if (!baseline) {
         // Confined before the library is opened: its constructors already run inside.
         // Without a GPU it is still loaded, so a library without solve() is CE anywhere.
-        if (!confine_runner(monitor_fd, unconfined_reason)) {
+        if (!confinement->finish(monitor_fd)) {
             std::cerr << "gemm-runner: could not hand the judge its confinement\n";
             return 3;
         }

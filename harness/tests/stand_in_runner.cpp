@@ -124,7 +124,8 @@ int main(int argc, char **argv) {
     SocketChannel referee(referee_fd);
     std::string behaviour = "ok", decoy;
     if (!baseline) {
-        if (!confine_runner(monitor_fd, "")) return 3;
+        RunnerConfinement confinement("");
+        if (!confinement.finish(monitor_fd)) return 3;
         std::ifstream(argv[argc - 1]) >> behaviour >> decoy; // "loading the solution", confined
         if (behaviour == "crash-on-load") std::raise(SIGSEGV);
     }

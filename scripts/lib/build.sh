@@ -3,7 +3,7 @@
 # many of them start at the same moment, and always from the checkout in $root.
 # Expects $root (the repository) and $build (the build folder) to be set.
 
-debian_packages="libcli11-dev doctest-dev nlohmann-json3-dev libxxhash-dev libsqlite3-dev python3-matplotlib"
+debian_packages="libcli11-dev doctest-dev nlohmann-json3-dev libxxhash-dev libsqlite3-dev libseccomp-dev python3-matplotlib"
 
 # Staged copies of the packages (scripts/stage-deps) for machines without a registry.
 prefix_args=()
@@ -12,7 +12,7 @@ if [ -d "$root/.deps/usr" ]; then prefix_args=(-DCMAKE_PREFIX_PATH="$root/.deps/
 have_dependencies() {
     [ -d "$root/.deps/usr" ] && return 0
     [ -f /usr/include/CLI/CLI.hpp ] && [ -f /usr/include/doctest/doctest.h ] && [ -f /usr/include/nlohmann/json.hpp ] &&
-        [ -f /usr/include/xxhash.h ] &&
+        [ -f /usr/include/xxhash.h ] && [ -f /usr/include/seccomp.h ] &&
         [ -f /usr/include/sqlite3.h ] && [ -d /usr/lib/python3/dist-packages/matplotlib ]
 }
 

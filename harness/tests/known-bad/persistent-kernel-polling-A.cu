@@ -1,6 +1,6 @@
-// expect: RE
+// expect: TLE
 // cases: secret/04-primes
-// detail: still running
+// detail: ran past the time limit
 // Starts its work before the call. A constructor (through a thread, so the launch comes
 // after the library's kernels are registered) launches a persistent one-block kernel on
 // a non-blocking stream that never ends: it spins on A's first element — A, B, C and the
