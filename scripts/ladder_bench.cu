@@ -2,6 +2,7 @@
 //
 // Usage (scripts/ladder-bench builds it and each solution as a shared library):
 //   ladder_bench check [--quick] [--shape MxNxK]... NAME=LIB.so ...   correctness on odd shapes
+//   ladder_bench check --set rung11 NAME=LIB.so ...   issue 14 part 2's 13 shapes (small N, all-positive, large)
 //   ladder_bench time [--reps R] [--shape MxNxK]... NAME=LIB.so ...   timing, cuBLAS interleaved
 //   ladder_bench accuracy NAME=LIB.so ...   error ratios for N = 1 … 65536 beside cuBLAS FP32's
 //
@@ -182,6 +183,16 @@ void sgemm_row_major(cublasHandle_t h, const float *A, const float *B, float *C,
     cublas_ok(cublasSgemm(h, CUBLAS_OP_N, CUBLAS_OP_N, K, M, N, &one, B, K, A, N, &zero, C, K), "cublasSgemm");
 }
 
+// check --set rung11: the shapes of issue 14 part 2 (the 3×TF32 rung): N = 1…4 around its FFMA
+// switch, odd edges, the all-positive long reductions, split-K, narrow C and the large products.
+std::vector<Shape> rung11_shapes() {
+    return {{1, 1, 1, false},          {2, 3, 4, false},           {7, 3, 5, false},
+            {127, 131, 137, false},    {129, 4, 129, false},       {4097, 4095, 4093, false},
+            {512, 32768, 512, false, true}, {256, 65536, 256, false, true}, {3001, 2999, 3003, false},
+            {32768, 1024, 96, false},  {4096, 4096, 4096, false},  {8192, 8192, 8192, false},
+            {8192, 6144, 4096, false}};
+}
+
 std::vector<Shape> check_shapes(bool quick) {
     std::vector<Shape> all = {
         {1, 1, 1, false},          {2, 2, 2, false},          {3, 3, 3, false},        {1, 1000, 1, false},
@@ -200,6 +211,9 @@ std::vector<Shape> check_shapes(bool quick) {
         {512, 32768, 512, false, true}, {256, 65536, 256, false, true}, {100, 40000, 100, false, true},
         // testcases/secret/38–41 (added after the rung-10 device runs)
         {511, 257, 509, false},    {1000, 20001, 97, false},  {129, 4, 257, false},    {130, 40000, 97, false, true},
+        // rung 11 (3×TF32 on the tensor cores): its small-N switch and the large products
+        {2, 3, 4, false},          {129, 4, 129, false},      {129, 16, 129, false},   {129, 17, 129, false},
+        {8192, 8192, 8192, false}, {8192, 6144, 4096, false},
     };
     if (quick) all.erase(std::remove_if(all.begin(), all.end(), [](const Shape &s) { return s.huge; }), all.end());
     return all;
@@ -374,6 +388,9 @@ int main(int argc, char **argv) {
         const std::string arg = argv[i];
         if (arg == "--quick") {
             quick = true;
+        } else if (arg == "--set" && i + 1 < argc && std::strcmp(argv[i + 1], "rung11") == 0) {
+            ++i;
+            for (const Shape &s : rung11_shapes()) shapes.push_back(s);
         } else if (arg == "--reps" && i + 1 < argc) {
             reps = std::atoi(argv[++i]);
         } else if (arg == "--shape" && i + 1 < argc) {
