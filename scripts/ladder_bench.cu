@@ -2,16 +2,25 @@
 //
 // Usage (scripts/ladder-bench builds it and each solution as a shared library):
 //   ladder_bench check [--quick] [--shape MxNxK]... NAME=LIB.so ...   correctness on odd shapes
+//   ladder_bench check --set rung11 NAME=LIB.so ...   issue 14 part 2's 13 shapes (small N, all-positive, large)
 //   ladder_bench time [--reps R] [--shape MxNxK]... NAME=LIB.so ...   timing, cuBLAS interleaved
+//   ladder_bench accuracy NAME=LIB.so ...   error ratios for N = 1 … 65536 beside cuBLAS FP32's
+//
+// A shape may end in 'p' (512x65536x64p): all-positive data, uniform[0, 1), the hardest
+// for summation error; otherwise uniform[-1, 1).
 //
 // check: for every shape, uniform[-1,1] inputs from a counter-based hash, an FP64
 // reference R = A·B (cublasDgemm on widened inputs) and |A|·|B| (same, on absolute
 // values). C is poisoned with 0xFF bytes (NaN) inside guard zones of 0xA5 bytes; after
 // solve() each element must satisfy |C − R| ≤ 2·γ_N·(|A||B|), γ_N = N·u/(1 − N·u),
 // u = 2⁻²⁴. Reported: max |C − R| / bound ("ratio", must be ≤ 1), non-finite elements
-// (unwritten C stays NaN), bytes changed in the guard zones, and whether A or B changed.
+// (unwritten C stays NaN), bytes changed in the guard zones, and whether A or B changed;
+// and the judge's normwise test, ‖C − R‖_F / ‖R‖_F ≤ 4·u·√N ("norm", the ratio to it, ≤ 1).
+// Every shape is checked twice, on two fresh input sets, so a kernel that is right only
+// sometimes (a race, a stale workspace) has two chances to show it.
 // --quick skips the shapes whose A, B or C exceeds 2³¹ elements; --shape replaces the list.
-// time: per shape, warm-up calls, then R rounds; in each round every library and cuBLAS
+// time: the ranked set of ./judge rank by default (perf and rank cases, 9 shapes); per
+// shape, warm-up calls, then R rounds; in each round every library and cuBLAS
 // SGEMM (row-major through Cᵀ = Bᵀ·Aᵀ, CUBLAS_PEDANTIC_MATH: no TF32) is called once, each
 // call after an L2 flush (a write of 2× the L2 size) and timed with CUDA events around the
 // call, which includes solve()'s own cudaDeviceSynchronize. Reported: median ms, TFLOP/s
@@ -47,7 +56,8 @@ void cublas_ok(cublasStatus_t s, const char *what) {
 
 struct Shape {
     int M, N, K;
-    bool huge;  // A, B or C over 2³¹ elements
+    bool huge;              // A, B or C over 2³¹ elements
+    bool positive = false;  // uniform[0, 1) instead of uniform[-1, 1)
 };
 
 struct Library {
@@ -83,10 +93,12 @@ __device__ uint64_t mix(uint64_t x) {  // splitmix64's finalizer
     return x ^ (x >> 31);
 }
 
-__global__ void fill_uniform(float *x, size_t n, uint64_t seed) {
+__global__ void fill_uniform(float *x, size_t n, uint64_t seed, bool positive = false) {
     for (size_t i = blockIdx.x * static_cast<size_t>(blockDim.x) + threadIdx.x; i < n;
-         i += static_cast<size_t>(gridDim.x) * blockDim.x)
-        x[i] = static_cast<float>(mix(seed * 0x9e3779b97f4a7c15ULL + i) >> 40) * 0x1p-23f - 1.0f;
+         i += static_cast<size_t>(gridDim.x) * blockDim.x) {
+        const float u = static_cast<float>(mix(seed * 0x9e3779b97f4a7c15ULL + i) >> 40);
+        x[i] = positive ? u * 0x1p-24f : u * 0x1p-23f - 1.0f;
+    }
 }
 
 __global__ void widen(const float *x, double *y, size_t n, bool absolute) {
@@ -106,12 +118,14 @@ __global__ void checksum(const float *x, size_t n, unsigned long long *sum) {
 struct CheckTotals {
     unsigned int max_ratio_bits;  // float bits of the largest error ratio (non-negative: orders as ints)
     unsigned long long non_finite, over_bound, guard_changed;
+    double err_sq, ref_sq;        // Σ (C − R)², Σ R²: the normwise test
 };
 
 __global__ void compare(const float *C, const double *R, const double *absolute, size_t n, double two_gamma,
                         CheckTotals *totals) {
     float worst = 0.0f;
     unsigned long long non_finite = 0, over = 0;
+    double err_sq = 0, ref_sq = 0;
     for (size_t i = blockIdx.x * static_cast<size_t>(blockDim.x) + threadIdx.x; i < n;
          i += static_cast<size_t>(gridDim.x) * blockDim.x) {
         const float c = C[i];
@@ -121,11 +135,15 @@ __global__ void compare(const float *C, const double *R, const double *absolute,
         }
         const double bound = two_gamma * absolute[i];
         const double err = std::fabs(static_cast<double>(c) - R[i]);
+        err_sq += err * err;
+        ref_sq += R[i] * R[i];
         const float ratio = bound > 0 ? static_cast<float>(err / bound) : (err > 0 ? INFINITY : 0.0f);
         if (ratio > 1.0f) ++over;
         worst = fmaxf(worst, ratio);
     }
     atomicMax(&totals->max_ratio_bits, __float_as_uint(worst));
+    atomicAdd(&totals->err_sq, err_sq);
+    atomicAdd(&totals->ref_sq, ref_sq);
     if (non_finite) atomicAdd(&totals->non_finite, non_finite);
     if (over) atomicAdd(&totals->over_bound, over);
 }
@@ -165,6 +183,16 @@ void sgemm_row_major(cublasHandle_t h, const float *A, const float *B, float *C,
     cublas_ok(cublasSgemm(h, CUBLAS_OP_N, CUBLAS_OP_N, K, M, N, &one, B, K, A, N, &zero, C, K), "cublasSgemm");
 }
 
+// check --set rung11: the shapes of issue 14 part 2 (the 3×TF32 rung): N = 1…4 around its FFMA
+// switch, odd edges, the all-positive long reductions, split-K, narrow C and the large products.
+std::vector<Shape> rung11_shapes() {
+    return {{1, 1, 1, false},          {2, 3, 4, false},           {7, 3, 5, false},
+            {127, 131, 137, false},    {129, 4, 129, false},       {4097, 4095, 4093, false},
+            {512, 32768, 512, false, true}, {256, 65536, 256, false, true}, {3001, 2999, 3003, false},
+            {32768, 1024, 96, false},  {4096, 4096, 4096, false},  {8192, 8192, 8192, false},
+            {8192, 6144, 4096, false}};
+}
+
 std::vector<Shape> check_shapes(bool quick) {
     std::vector<Shape> all = {
         {1, 1, 1, false},          {2, 2, 2, false},          {3, 3, 3, false},        {1, 1000, 1, false},
@@ -175,14 +203,27 @@ std::vector<Shape> check_shapes(bool quick) {
         {64, 16385, 64, false},    {2049, 5, 2047, false},    {257, 4096, 260, false}, {4097, 4095, 4093, false},
         {4096, 4096, 4096, false}, {65537, 32768, 2, true},   {50000, 46000, 64, true}, {64, 50000, 46000, true},
         {50000, 64, 46000, true},
+        // rung 10's shapes and its split-K and narrow-tile boundaries; rung 11's small N
+        {7, 3, 5, false},          {64, 1, 64, false},        {256, 2, 256, false},    {129, 3, 257, false},
+        {255, 4, 129, false},      {130, 8, 97, false},       {512, 32768, 512, false}, {32768, 1024, 96, false},
+        {3001, 2999, 3003, false}, {512, 255, 512, false},    {512, 257, 512, false},  {128, 4111, 97, false},
+        {1000, 20000, 95, false},  {129, 65536, 33, false},   {2048, 2048, 2048, false}, {16384, 64, 16384, false},
+        {512, 32768, 512, false, true}, {256, 65536, 256, false, true}, {100, 40000, 100, false, true},
+        // testcases/secret/38–41 (added after the rung-10 device runs)
+        {511, 257, 509, false},    {1000, 20001, 97, false},  {129, 4, 257, false},    {130, 40000, 97, false, true},
+        // rung 11 (3×TF32 on the tensor cores): its small-N switch and the large products
+        {2, 3, 4, false},          {129, 4, 129, false},      {129, 16, 129, false},   {129, 17, 129, false},
+        {8192, 8192, 8192, false}, {8192, 6144, 4096, false},
     };
     if (quick) all.erase(std::remove_if(all.begin(), all.end(), [](const Shape &s) { return s.huge; }), all.end());
     return all;
 }
 
 int run_check(const std::vector<Library> &libs, bool quick, const std::vector<Shape> &only) {
-    cublasHandle_t h;
+    cublasHandle_t h, pedantic;  // the FP64 reference; cuBLAS SGEMM as a library (accuracy mode)
     cublas_ok(cublasCreate(&h), "cublasCreate");
+    cublas_ok(cublasCreate(&pedantic), "cublasCreate");
+    cublas_ok(cublasSetMathMode(pedantic, CUBLAS_PEDANTIC_MATH), "pedantic math");
     auto *totals = device_alloc<CheckTotals>(1);
     auto *sum = device_alloc<unsigned long long>(1);
     int failures = 0;
@@ -191,8 +232,9 @@ int run_check(const std::vector<Library> &libs, bool quick, const std::vector<Sh
         const size_t a_n = static_cast<size_t>(s.M) * s.N, b_n = static_cast<size_t>(s.N) * s.K,
                      c_n = static_cast<size_t>(s.M) * s.K;
         float *A = device_alloc<float>(a_n), *B = device_alloc<float>(b_n);
-        fill_uniform<<<grid_blocks, block_threads>>>(A, a_n, seed++);
-        fill_uniform<<<grid_blocks, block_threads>>>(B, b_n, seed++);
+      for (int round = 0; round < 2; ++round) {  // two fresh input sets per shape
+        fill_uniform<<<grid_blocks, block_threads>>>(A, a_n, seed++, s.positive);
+        fill_uniform<<<grid_blocks, block_threads>>>(B, b_n, seed++, s.positive);
         double *R = device_alloc<double>(c_n), *absolute = device_alloc<double>(c_n);
         {
             double *Ad = device_alloc<double>(a_n), *Bd = device_alloc<double>(b_n);
@@ -216,7 +258,10 @@ int run_check(const std::vector<Library> &libs, bool quick, const std::vector<Sh
             cuda_ok(cudaMemset(C, 0xFF, c_n * sizeof(float)), "poison");
             cuda_ok(cudaMemset(totals, 0, sizeof(CheckTotals)), "totals");
             cuda_ok(cudaDeviceSynchronize(), "before solve");
-            lib.solve(A, B, C, s.M, s.N, s.K);
+            if (lib.solve)
+                lib.solve(A, B, C, s.M, s.N, s.K);
+            else
+                sgemm_row_major(pedantic, A, B, C, s.M, s.N, s.K);
             const cudaError_t launch = cudaGetLastError();
             const cudaError_t sync = cudaDeviceSynchronize();
             if (launch != cudaSuccess || sync != cudaSuccess) {
@@ -233,28 +278,35 @@ int run_check(const std::vector<Library> &libs, bool quick, const std::vector<Sh
             cuda_ok(cudaMemcpy(&t, totals, sizeof(t), cudaMemcpyDeviceToHost), "totals");
             float ratio;
             std::memcpy(&ratio, &t.max_ratio_bits, sizeof(ratio));
+            const double norm = t.ref_sq > 0 ? std::sqrt(t.err_sq / t.ref_sq) / (4 * u * std::sqrt(double(s.N)))
+                                             : (t.err_sq > 0 ? INFINITY : 0.0);
             const bool inputs_same = device_checksum(A, a_n, sum) == a_sum && device_checksum(B, b_n, sum) == b_sum;
-            const bool ok = t.non_finite == 0 && t.over_bound == 0 && t.guard_changed == 0 && inputs_same;
+            const bool ok = t.non_finite == 0 && t.over_bound == 0 && t.guard_changed == 0 && inputs_same &&
+                            norm <= 1.0;
             failures += !ok;
-            std::printf("check %-16s %6dx%dx%d %s ratio %.4f non_finite %llu over_bound %llu guard_changed %llu "
-                        "inputs %s\n",
-                        lib.name.c_str(), s.M, s.N, s.K, ok ? "PASS" : "FAIL", ratio, t.non_finite, t.over_bound,
-                        t.guard_changed, inputs_same ? "intact" : "MODIFIED");
+            std::printf("check %-16s %6dx%dx%d%s %s ratio %.4f norm %.4f non_finite %llu over_bound %llu "
+                        "guard_changed %llu inputs %s\n",
+                        lib.name.c_str(), s.M, s.N, s.K, s.positive ? "p" : "", ok ? "PASS" : "FAIL", ratio, norm,
+                        t.non_finite, t.over_bound, t.guard_changed, inputs_same ? "intact" : "MODIFIED");
             std::fflush(stdout);
         }
         cudaFree(c_buffer);
         cudaFree(R);
         cudaFree(absolute);
+      }
         cudaFree(A);
         cudaFree(B);
     }
     cublasDestroy(h);
+    cublasDestroy(pedantic);
     return failures ? 1 : 0;
 }
 
 int run_time(const std::vector<Library> &libs, std::vector<Shape> shapes, int reps) {
-    if (shapes.empty()) shapes = {{4096, 4096, 4096, false}, {8192, 8192, 8192, false}, {8192, 6144, 4096, false},
-                                  {4097, 4095, 4093, false}};
+    if (shapes.empty())  // the ranked set of ./judge rank (testcases/perf and testcases/rank)
+        shapes = {{4096, 4096, 4096, false},   {8192, 6144, 4096, false}, {4097, 4095, 4093, false},
+                  {8192, 8192, 8192, false},   {2048, 2048, 2048, false}, {16384, 64, 16384, false},
+                  {32768, 1024, 96, false},    {512, 32768, 512, false},  {3001, 2999, 3003, false}};
     cublasHandle_t h;
     cublas_ok(cublasCreate(&h), "cublasCreate");
     cublas_ok(cublasSetMathMode(h, CUBLAS_PEDANTIC_MATH), "pedantic math");
@@ -272,8 +324,8 @@ int run_time(const std::vector<Library> &libs, std::vector<Shape> shapes, int re
         const size_t a_n = static_cast<size_t>(s.M) * s.N, b_n = static_cast<size_t>(s.N) * s.K,
                      c_n = static_cast<size_t>(s.M) * s.K;
         float *A = device_alloc<float>(a_n), *B = device_alloc<float>(b_n), *C = device_alloc<float>(c_n);
-        fill_uniform<<<grid_blocks, block_threads>>>(A, a_n, seed++);
-        fill_uniform<<<grid_blocks, block_threads>>>(B, b_n, seed++);
+        fill_uniform<<<grid_blocks, block_threads>>>(A, a_n, seed++, s.positive);
+        fill_uniform<<<grid_blocks, block_threads>>>(B, b_n, seed++, s.positive);
         const size_t entries = libs.size() + 1;  // entry 0: cuBLAS
         std::vector<std::vector<float>> ms(entries);
         for (int rep = 0; rep < warmup + reps; ++rep) {
@@ -321,12 +373,13 @@ int run_time(const std::vector<Library> &libs, std::vector<Shape> shapes, int re
 } // namespace
 
 int main(int argc, char **argv) {
-    if (argc < 3 || (std::strcmp(argv[1], "check") != 0 && std::strcmp(argv[1], "time") != 0)) {
+    if (argc < 3 || (std::strcmp(argv[1], "check") != 0 && std::strcmp(argv[1], "time") != 0 &&
+                     std::strcmp(argv[1], "accuracy") != 0)) {
         std::fprintf(stderr, "usage: %s check [--quick] [--shape MxNxK]... NAME=LIB.so... | time [--reps R] [--shape MxNxK]... "
                              "NAME=LIB.so...\n", argv[0]);
         return 64;
     }
-    const bool check = std::strcmp(argv[1], "check") == 0;
+    const bool check = std::strcmp(argv[1], "check") == 0, accuracy = std::strcmp(argv[1], "accuracy") == 0;
     bool quick = false;
     int reps = 15;
     std::vector<Shape> shapes;
@@ -335,16 +388,29 @@ int main(int argc, char **argv) {
         const std::string arg = argv[i];
         if (arg == "--quick") {
             quick = true;
+        } else if (arg == "--set" && i + 1 < argc && std::strcmp(argv[i + 1], "rung11") == 0) {
+            ++i;
+            for (const Shape &s : rung11_shapes()) shapes.push_back(s);
         } else if (arg == "--reps" && i + 1 < argc) {
             reps = std::atoi(argv[++i]);
         } else if (arg == "--shape" && i + 1 < argc) {
             Shape s{0, 0, 0, false};
-            if (std::sscanf(argv[++i], "%dx%dx%d", &s.M, &s.N, &s.K) != 3) return 64;
+            char tail = 0;
+            if (std::sscanf(argv[++i], "%dx%dx%d%c", &s.M, &s.N, &s.K, &tail) < 3) return 64;
+            s.positive = tail == 'p';
             shapes.push_back(s);
         } else {
             specs.push_back(arg);
         }
     }
-    const auto libs = open_libraries(specs);
+    auto libs = open_libraries(specs);
+    if (accuracy) {  // 256×N×256 for N = 1 … 65536, both data sets, cuBLAS SGEMM (pedantic) first
+        libs.insert(libs.begin(), Library{"cublas", nullptr});
+        if (shapes.empty())
+            for (bool positive : {false, true})
+                for (int n : {1, 2, 3, 4, 5, 8, 16, 64, 256, 1024, 4096, 16384, 32768, 65536})
+                    shapes.push_back({256, n, 256, false, positive});
+        return run_check(libs, false, shapes);
+    }
     return check ? run_check(libs, quick, shapes) : run_time(libs, shapes, reps);
 }
