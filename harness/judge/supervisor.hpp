@@ -12,6 +12,7 @@
 #include "core/testcase.hpp"
 #include "judge/child_process.hpp"
 
+#include <cstdint>
 #include <array>
 #include <memory>
 #include <optional>

@@ -14,6 +14,7 @@
 #include "referee/case_referee.hpp"
 #include "referee/device_info.hpp"
 
+#include <cstdint>
 #include <CLI/CLI.hpp>
 #include <iostream>
 #include <sys/prctl.h>

@@ -2,6 +2,7 @@
 #include "sandbox/landlock.hpp"
 #include "sandbox/target_process.hpp"
 
+#include <cstdint>
 #include <algorithm>
 #include <cerrno>
 #include <csignal>

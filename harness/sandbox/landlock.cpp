@@ -1,6 +1,7 @@
 #include "sandbox/landlock.hpp"
 #include "sandbox/linux_abi.hpp"
 
+#include <cstdint>
 #include <cerrno>
 #include <cstring>
 #include <fcntl.h>

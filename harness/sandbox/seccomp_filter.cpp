@@ -1,5 +1,6 @@
 #include "sandbox/seccomp_filter.hpp"
 
+#include <cstdint>
 #include <cerrno>
 #include <csignal>
 #include <cstring>

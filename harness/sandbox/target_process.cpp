@@ -1,5 +1,6 @@
 #include "sandbox/target_process.hpp"
 
+#include <cstdint>
 #include <algorithm>
 #include <cerrno>
 #include <climits>

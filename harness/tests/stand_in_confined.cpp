@@ -8,6 +8,7 @@
 #include "confined_policy.hpp"
 #include "sandbox/confine.hpp"
 
+#include <cstdint>
 #include <arpa/inet.h>
 #include <atomic>
 #include <cerrno>

@@ -11,6 +11,7 @@
 #include "core/check.hpp"
 #include "core/reference.hpp"
 
+#include <cstdint>
 #include <cmath>
 #include <cstring>
 #include <sys/mman.h>

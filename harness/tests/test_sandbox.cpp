@@ -10,6 +10,7 @@
 #include "sandbox/landlock.hpp"
 #include "test_support.hpp"
 
+#include <cstdint>
 #include <arpa/inet.h>
 #include <chrono>
 #include <doctest/doctest.h>
