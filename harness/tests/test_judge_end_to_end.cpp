@@ -33,7 +33,7 @@ fs::path artifacts_dir() {
 
 bool gpu_present() {
     static const bool present = [] {
-        const auto run = gemm::run_captured({std::string(GEMM_BIN_DIR) + "/gemm-worker", "--probe"});
+        const auto run = gemm::run_captured({std::string(GEMM_BIN_DIR) + "/gemm-referee", "--probe"});
         try {
             return json::parse(run.output.substr(run.output.rfind('{'))).at("present").get<bool>();
         } catch (const std::exception &) {
