@@ -5,6 +5,7 @@
 #include "referee/device_info.hpp"
 #include "referee/device_inputs.hpp"
 #include "referee/guarded_buffer.hpp"
+#include "referee/integrity_check.hpp"
 #include "referee/reference_cublas.hpp"
 
 #include <algorithm>
@@ -80,13 +81,7 @@ struct CaseReferee::Problem {
     }
     // A and B against the referee's copies, and every guard band.
     IntegrityCheck integrity() {
-        IntegrityCheck g;
-        g.A_modified = A.inspect_guards().any() || projection.count_differences(A.data(), pristine_A.data(), A.size());
-        g.B_modified = B.inspect_guards().any() || projection.count_differences(B.data(), pristine_B.data(), B.size());
-        const GuardDamage damage = C.inspect_guards();
-        g.floats_written_before_C = damage.floats_before;
-        g.floats_written_after_C = damage.floats_after;
-        return g;
+        return integrity_check.check(A, pristine_A.data(), B, pristine_B.data(), C);
     }
 
     int M, N, K;
@@ -94,6 +89,7 @@ struct CaseReferee::Problem {
     DeviceArray<float> pristine_A, pristine_B, snapshot_C;
     GuardedBuffer A, B, C;
     ProjectionWorkspace projection;
+    IntegrityWorkspace integrity_check;
 };
 
 // Wall time per phase, so the judge's own cost is visible next to the kernel's.

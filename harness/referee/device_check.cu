@@ -114,16 +114,6 @@ std::vector<long long> widened(const std::vector<unsigned> &counts) { return {co
 
 // ---- integrity and widening ------------------------------------------------------------
 
-__global__ void count_differences_kernel(const unsigned *a, const unsigned *b, std::size_t n, unsigned long long *differences) {
-    unsigned long long local = 0;
-    const std::size_t stride = std::size_t(gridDim.x) * blockDim.x;
-    for (std::size_t base = std::size_t(blockIdx.x) * blockDim.x; base < n; base += stride) {
-        const std::size_t e = base + threadIdx.x;
-        if (e < n) local += a[e] != b[e];
-    }
-    local = warp_sum(local);
-    if (threadIdx.x % 32 == 0 && local > 0) atomicAdd(differences, local);
-}
 
 __global__ void widen(const float *values, std::size_t n, bool absolute, double *wide) {
     for (std::size_t e = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x; e < n;
@@ -282,16 +272,6 @@ OutputCheck check_output_on_device(const float *C, const double *R, const double
                                          : BadElementCounts(M, K);
     finish_output_check(out, N, t.error_sq, t.reference_sq, bad);
     return out;
-}
-
-long long ProjectionWorkspace::count_differences(const float *a, const float *b, std::size_t n) {
-    unsigned long long *differences = tally_.data();
-    cuda_check(cudaMemsetAsync(differences, 0, sizeof(unsigned long long), 0), "integrity check");
-    count_differences_kernel<<<blocks_for(n), threads_per_block>>>(reinterpret_cast<const unsigned *>(a),
-                                                                   reinterpret_cast<const unsigned *>(b), n,
-                                                                   differences);
-    cuda_check(cudaGetLastError(), "integrity check");
-    return static_cast<long long>(fetch(differences));
 }
 
 void widen_on_device(const float *values, std::size_t n, bool absolute, double *wide) {

@@ -26,8 +26,6 @@ class ProjectionWorkspace {
     // Freivalds projections with `projection_vectors` random ±1 vectors and
     // `sampled_elements` exactly recomputed elements, all drawn from `seed`.
     TimedCallCheck check(const float *A, const float *B, const float *C, std::uint64_t seed, Precision precision);
-    // How many of n floats differ bit for bit between two device arrays.
-    long long count_differences(const float *a, const float *b, std::size_t n);
 
   private:
     ProjectionTally project(const float *A, const float *B, const float *C, std::uint64_t seed, Precision precision);

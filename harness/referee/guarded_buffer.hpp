@@ -1,7 +1,7 @@
 // A device matrix between two guard bands of a known pattern, so a write just before
 // or after it is found, and so the solution gets 256-byte-aligned pointers as from
 // cudaMalloc. The storage is the referee's shared arena (shared_arena.hpp): the view
-// owns nothing.
+// owns nothing. integrity_check.hpp reads the guards back.
 #pragma once
 
 #include "referee/cuda_check.hpp"
@@ -10,12 +10,6 @@
 #include <vector>
 
 namespace gemm {
-
-struct GuardDamage {
-    long long floats_before = 0; // how far before element 0 the farthest changed guard float lies
-    long long floats_after = 0;  // how far past the last element
-    bool any() const { return floats_before > 0 || floats_after > 0; }
-};
 
 class GuardedBuffer {
   public:
@@ -31,12 +25,9 @@ class GuardedBuffer {
     float *data() const { return storage_ + guard_floats; }
     std::size_t size() const { return elements_; }
 
-    void upload(const std::vector<float> &values);
     void copy_from(const float *device_values); // size() elements, device to device, on the legacy stream
-    std::vector<float> download() const;
     void fill(unsigned char byte); // the elements only
     void fill_guards();
-    GuardDamage inspect_guards() const;
 
   private:
     std::size_t elements_;

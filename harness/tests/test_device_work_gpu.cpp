@@ -5,6 +5,7 @@
 #include "core/rng.hpp"
 #include "core/timed_check.hpp"
 #include "referee/device_check.hpp"
+#include "referee/integrity_check.hpp"
 #include "referee/device_info.hpp"
 #include "referee/device_inputs.hpp"
 
@@ -119,14 +120,34 @@ TEST_CASE("the GPU projected check passes a right output and finds a replayed on
     CHECK(judge_timed_call(bad, Precision::FP32, N, static_cast<long long>(M) * K).verdict == Verdict::WA);
 }
 
-TEST_CASE("the integrity check counts changed floats on the device") {
+TEST_CASE("the integrity check finds a changed input float and a write into any guard band") {
     if (skip_without_gpu()) return;
-    std::vector<float> values(100000, 1.5f);
-    const auto original = on_device(values);
-    values[99999] = -0.0f;
-    values[7] = 1.5000001f;
-    const auto changed = on_device(values);
-    ProjectionWorkspace workspace(1, 1, 1);
-    CHECK(workspace.count_differences(original.data(), changed.data(), values.size()) == 2);
-    CHECK(workspace.count_differences(original.data(), original.data(), values.size()) == 0);
+    const std::size_t a = 100000, b = 3000, c = 777;
+    DeviceArray<float> storage((GuardedBuffer::footprint(a) + GuardedBuffer::footprint(b) + GuardedBuffer::footprint(c)) /
+                               sizeof(float));
+    float *base = storage.data();
+    GuardedBuffer A(base, a), B(base + GuardedBuffer::footprint(a) / 4, b),
+        C(base + (GuardedBuffer::footprint(a) + GuardedBuffer::footprint(b)) / 4, c);
+    std::vector<float> values(a, 1.5f);
+    const auto pristine_A = on_device(values);
+    const auto pristine_B = on_device(std::vector<float>(b, -2.0f));
+    A.copy_from(pristine_A.data());
+    B.copy_from(pristine_B.data());
+    for (GuardedBuffer *buffer : {&A, &B, &C}) buffer->fill_guards();
+    IntegrityWorkspace workspace;
+    const IntegrityCheck clean = workspace.check(A, pristine_A.data(), B, pristine_B.data(), C);
+    CHECK_FALSE(clean.A_modified);
+    CHECK_FALSE(clean.B_modified);
+    CHECK(clean.floats_written_before_C == 0);
+    CHECK(clean.floats_written_after_C == 0);
+
+    const float changed = 1.5000001f, zero = 0;
+    cuda_check(cudaMemcpy(A.data() + 99999, &changed, sizeof changed, cudaMemcpyHostToDevice), "poke");
+    cuda_check(cudaMemcpy(C.data() - 3, &zero, sizeof zero, cudaMemcpyHostToDevice), "poke");
+    cuda_check(cudaMemcpy(C.data() + c + 143, &zero, sizeof zero, cudaMemcpyHostToDevice), "poke");
+    const IntegrityCheck damaged = workspace.check(A, pristine_A.data(), B, pristine_B.data(), C);
+    CHECK(damaged.A_modified);
+    CHECK_FALSE(damaged.B_modified);
+    CHECK(damaged.floats_written_before_C == 3);
+    CHECK(damaged.floats_written_after_C == 144);
 }
