@@ -3,6 +3,7 @@
 #include "core/score.hpp"
 #include "core/verdict.hpp"
 #include "judge/command_line_case.hpp"
+#include "judge/compile.hpp"
 #include "judge/compile_cache.hpp"
 #include "judge/gpu_target.hpp"
 #include "judge/process.hpp"
@@ -20,11 +21,12 @@ namespace fs = std::filesystem;
 namespace {
 
 const char *exit_status_text =
-    "Exit status: 0 every case AC; 1 worst verdict WA; 2 TLE; 3 RE; 4 CE (the solution's code); 5 JE (the\n"
-    "judge or a testcase file is at fault, never the solution); 6 no GPU present (the solution was still\n"
-    "compiled); 7 setup error (nvcc cannot run, the cache folder is unusable: the message says what to\n"
-    "change); 64 bad command line (the message names the option). Ctrl-C or SIGTERM stops nvcc and every\n"
-    "worker with the judge, which ends by that signal (status 130 or 143).\n"
+    "Exit status: 0 every case AC; 1 worst verdict WA; 2 TLE; 3 RE; 4 CE (the solution's code, or nvcc\n"
+    "stopped by a compile limit); 5 JE (the judge or a testcase file is at fault, never the solution); 6 no\n"
+    "GPU present (the solution was still compiled); 7 setup error (nvcc cannot run, the cache folder is\n"
+    "unusable or its disk full: the message says what to change); 64 bad command line (the message names\n"
+    "the option or the file). Ctrl-C or SIGTERM stops nvcc and every worker with the judge, which ends by\n"
+    "that signal (status 130 or 143).\n"
     "Testcases: ./judge case new|validate|show|export|import --help; compiled solutions: ./judge cache --help";
 
 void add_case_command(CLI::App &app, std::optional<CaseCommandOptions> &command) {
@@ -167,6 +169,8 @@ void check_paths(JudgeOptions &o) {
     const bool judged = o.mode.empty() || o.mode == "rank";
     if (judged && !o.solution.empty() && fs::path(o.solution).extension() != ".cu")
         throw UsageError(o.solution + ": a solution is a CUDA source file ending in .cu");
+    if (judged && !o.solution.empty())
+        if (const auto why = why_not_a_solution_file(o.solution)) throw UsageError(o.solution + ": " + *why);
     if (o.mode == "compare")
         for (const std::string &side : {o.solution, o.other}) {
             const auto extension = fs::path(side).extension();
@@ -174,6 +178,8 @@ void check_paths(JudgeOptions &o) {
             if (extension != ".cu" && extension != ".json")
                 throw UsageError(side + ": compare takes two .cu solutions, two JSON reports or two history #IDs");
             if (!fs::is_regular_file(side)) throw UsageError(side + ": no such file");
+            if (extension == ".cu")
+                if (const auto why = why_not_a_solution_file(side)) throw UsageError(side + ": " + *why);
         }
     if (!o.plot_path.empty()) {
         const auto extension = fs::path(o.plot_path).extension();
@@ -282,6 +288,14 @@ std::variant<JudgeOptions, int> parse_command_line(int argc, const char *const *
             return find_program(p).empty() ? "not an executable file (nor one in PATH)" : "";
         });
     app.add_option("--cache-dir", o.cache_dir, "where compiled solutions are kept (./judge cache info)")
+        ->capture_default_str();
+    app.add_option("--compile-timeout", o.compile_timeout_s,
+                   "seconds nvcc may take, with every program it starts; past it the solution is CE")
+        ->check(CLI::Range(1.0, 3600.0))
+        ->capture_default_str();
+    app.add_option("--compile-memory", o.compile_memory_gib,
+                   "GiB of address space for nvcc and each program it starts (cicc, ptxas, gcc); past it CE")
+        ->check(CLI::Range(0.25, 1024.0))
         ->capture_default_str();
     // One mode per run: an option the mode would ignore is refused, not silently dropped.
     shape_option->excludes(case_option)->excludes(category_option)->excludes(testcases_option)->excludes(list_option);

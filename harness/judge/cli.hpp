@@ -22,6 +22,8 @@ struct JudgeOptions {
     std::string nvcc;
     std::string cache_dir;
     std::vector<std::string> include_dirs; // --include, absolute
+    double compile_timeout_s = 120;        // --compile-timeout
+    double compile_memory_gib = 8;         // --compile-memory
     std::string baseline = "perf";
     std::string precision = "fp32";
     double time_budget_s = 0.3;

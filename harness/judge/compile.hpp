@@ -1,12 +1,32 @@
 // nvcc → a shared library holding the solution, taken from the compile cache when nothing
-// nvcc would read has changed (compile_cache.hpp). CE is nvcc failing on the solution; an
-// nvcc that cannot run or an unusable cache folder is a setup error, never CE.
+// nvcc would read has changed (compile_cache.hpp). CE is nvcc failing on the solution or
+// stopped by a compile limit; an nvcc that cannot run, an unusable cache folder or a full
+// disk is a setup error, never CE. nvcc runs confined and bounded (compile_sandbox.hpp).
 #pragma once
 
+#include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
 namespace gemm {
+
+// Real solutions stay far below both: every ladder rung compiles in under 5 s within 256 MiB
+// of address space per program (measured); 8 GiB leaves template-heavy header libraries
+// such as CUTLASS ample room, and is reached by `#include "/dev/zero"` (where Landlock does
+// not refuse it first) in about 20 s rather than at the machine's OOM killer.
+struct CompileLimits {
+    double wall_seconds = 120; // --compile-timeout: the whole compile, every program nvcc starts
+    double memory_gib = 8;     // --compile-memory: the address space of each of those programs
+};
+
+// A solution's source is a regular file of at most this many bytes (after symbolic links):
+// a FIFO or a device named x.cu would hang or flood nvcc, and no kernel needs a megabyte.
+constexpr std::uintmax_t max_solution_bytes = 1u << 20;
+
+// Why `path` cannot be a solution ("is a character device (/dev/zero)", "is 10.0 MiB; a
+// solution is at most 1 MiB"), or nullopt.
+std::optional<std::string> why_not_a_solution_file(const std::string &path);
 
 struct CompileOptions {
     std::string nvcc = "nvcc";
@@ -14,6 +34,7 @@ struct CompileOptions {
     std::string cache_dir;                 // where libraries are kept between runs
     std::vector<std::string> include_dirs; // absolute; searched after the solution's own folder
     std::vector<std::string> extra_flags;
+    CompileLimits limits;
 };
 
 struct CompileResult {
@@ -21,9 +42,10 @@ struct CompileResult {
     bool cached = false;
     bool rebuilt_damaged = false; // the cached library had changed on disk (truncated, overwritten)
     double seconds = 0;
-    std::string library;     // path of the .so on success
-    std::string diagnostics; // nvcc's own messages (file(line): error ...) on failure
-    std::string command;     // the nvcc command line, for the report
+    std::string library;                 // path of the .so on success
+    std::string diagnostics;             // nvcc's own messages (file(line): error ...) on failure
+    std::string command;                 // the nvcc command line, for the report
+    std::vector<std::string> unconfined; // what of nvcc's sandbox this kernel could not apply
 };
 
 std::vector<std::string> nvcc_arguments(const std::string &source, const std::string &output,
@@ -32,7 +54,8 @@ std::vector<std::string> nvcc_arguments(const std::string &source, const std::st
 // What `nvcc --version` prints; SetupError (naming --nvcc) when nvcc cannot be run.
 std::string nvcc_version(const std::string &nvcc);
 
-// Throws SetupError when nvcc cannot run or the cache folder cannot be used.
+// Throws UsageError when the source is not a solution file (why_not_a_solution_file),
+// SetupError when nvcc cannot run, the cache folder cannot be used or its disk is full.
 CompileResult compile_solution(const std::string &source_path, const CompileOptions &options);
 
 } // namespace gemm

@@ -2,6 +2,7 @@
 #include "core/errors.hpp"
 #include "core/text.hpp"
 #include "judge/content_hash.hpp"
+#include "judge/interrupt.hpp"
 
 #include <algorithm>
 #include <cerrno>
@@ -89,11 +90,19 @@ void touch(const fs::path &path) {
     fs::last_write_time(path, fs::file_time_type::clock::now(), ec);
 }
 
+// Writes `path` whole or not at all: on failure (a full disk) nothing of it is left.
 void write_private_file(const fs::path &path, const std::string &text) {
+    errno = 0;
     std::ofstream out(path, std::ios::binary | std::ios::trunc);
     out << text;
     out.close();
-    if (!out) throw SetupError("cannot write " + path.string() + " in the compile cache");
+    if (!out) {
+        const std::string why = errno != 0 ? std::strerror(errno) : "write failed";
+        std::error_code ec;
+        fs::remove(path, ec);
+        throw SetupError("cannot write " + path.string() + " in the compile cache: " + why +
+                         "; free some space there, or give another folder with --cache-dir");
+    }
     chmod(path.c_str(), 0600);
 }
 
@@ -175,9 +184,14 @@ std::string CompileCache::store(const std::string &entry, const std::string &bui
                                          {"library_hash", *library_hash},
                                          {"inputs", recorded}};
         const std::string part = scratch_path(entry, ".json");
+        const PartialFileGuard remove_part_on_interrupt(part);
         write_private_file(part, manifest.dump(1));
-        fs::rename(part, fs::path(folder_) / (entry + ".json"), ec);
-        if (ec) throw SetupError("cannot write a manifest into " + folder_ + ": " + ec.message());
+        fs::rename(part, fs::path(folder_) / (entry + ".json"), ec); // atomic, as the library's
+        if (ec) {
+            std::error_code ignored;
+            fs::remove(part, ignored);
+            throw SetupError("cannot write a manifest into " + folder_ + ": " + ec.message());
+        }
     }
     evict_least_recently_used();
     return library.string();

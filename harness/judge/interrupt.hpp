@@ -29,10 +29,12 @@ class ChildGroupGuard {
     int slot_;
 };
 
-// While alive, an interrupt removes the file at `path` (a `.part` file being written).
+// While alive, an interrupt removes the file at `path` (a `.part` file being written), or
+// with `Kind::folder` the folder and everything in it (nvcc's private TMPDIR).
 class PartialFileGuard {
   public:
-    explicit PartialFileGuard(const std::string &path);
+    enum class Kind { file, folder };
+    explicit PartialFileGuard(const std::string &path, Kind kind = Kind::file);
     ~PartialFileGuard();
     PartialFileGuard(const PartialFileGuard &) = delete;
     PartialFileGuard &operator=(const PartialFileGuard &) = delete;

@@ -147,7 +147,8 @@ std::optional<int> Session::prepare(const std::vector<TestCase> &cases, std::uni
     context.device = probe(referee);
     context.arch = choose_target(o.arch, context.device, o.nvcc);
     context.compile =
-        compile_solution(context.solution, CompileOptions{o.nvcc, context.arch, o.cache_dir, include_dirs(o), {}});
+        compile_solution(context.solution, CompileOptions{o.nvcc, context.arch, o.cache_dir, include_dirs(o), {},
+                                                          {o.compile_timeout_s, o.compile_memory_gib}});
     if (context.compile.rebuilt_damaged)
         std::cerr << "judge: the cached library of " << context.solution << " had changed on disk; it was rebuilt\n";
     if (!context.compile.ok) {
@@ -170,10 +171,12 @@ std::optional<int> Session::prepare(const std::vector<TestCase> &cases, std::uni
         report.run_finished(context, {}, exit_status::no_gpu);
         return exit_status::no_gpu;
     }
-    if (!start.unconfined.empty()) {
+    // What the kernel could not confine is said, never pretended: nvcc's sandbox, then the runner's.
+    for (const std::vector<std::string> *list : {&context.compile.unconfined, &start.unconfined}) {
+        if (list->empty()) continue;
         std::string text;
-        for (const auto &item : start.unconfined) text += (text.empty() ? "" : ", ") + item;
-        report.note("unconfined: " + text);
+        for (const auto &item : *list) text += (text.empty() ? "" : ", ") + item;
+        report.note(std::string(list == &start.unconfined ? "solution's process" : "nvcc") + " unconfined: " + text);
     }
     return std::nullopt;
 }

@@ -157,7 +157,12 @@ bool Supervisor::wait_for_activity(int ms) {
         if (fd >= 0) fds.push_back({fd, POLLIN, 0});
     if (monitor_) fds.push_back({monitor_->fd(), POLLIN, 0});
     const int n = poll(fds.data(), fds.size(), std::max(ms, 0));
-    if (monitor_ && !fds.empty() && (fds.back().revents & POLLIN)) answer_monitor();
+    if (monitor_ && (fds.back().revents & POLLIN)) answer_monitor();
+    if (monitor_ && (fds.back().revents & (POLLHUP | POLLERR | POLLNVAL))) {
+        // Nothing is left under the filter: keep what it tried, stop polling a closed listener.
+        answer_monitor();
+        monitor_.reset();
+    }
     drain_outputs();
     return n > 0;
 }

@@ -6,6 +6,8 @@
 #include <algorithm>
 #include <cerrno>
 #include <csignal>
+#include <cstddef>
+#include <cstring>
 #include <fcntl.h>
 #include <linux/openat2.h>
 #include <linux/seccomp.h>
@@ -16,6 +18,7 @@
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
+#include <sys/un.h>
 #include <unistd.h>
 
 namespace gemm::sandbox {
@@ -24,6 +27,7 @@ namespace {
 
 enum Kind {
     socket_call,
+    connect_call,
     ptrace_call,
     memory_read,
     memory_write,
@@ -77,6 +81,7 @@ struct NamedKind {
 };
 const NamedKind kinds[] = {
     {"socket", socket_call},
+    {"connect", connect_call},
     {"ptrace", ptrace_call},
     {"process_vm_readv", memory_read},
     {"process_vm_writev", memory_write},
@@ -117,6 +122,19 @@ std::string socket_kind(int family) {
     case AF_PACKET: return "a raw packet socket";
     default: return "a socket of family " + std::to_string(family);
     }
+}
+
+// What connect(fd, address, length) aimed at, for the message: the socket's path or name.
+std::string socket_address(pid_t caller, const std::uint64_t *args) {
+    sockaddr_un address{};
+    const auto length = std::min<std::uint64_t>(args[2], sizeof address);
+    if (length <= sizeof address.sun_family || !read_memory(caller, args[1], &address, length)) return "a socket";
+    if (address.sun_family != AF_UNIX) return "a network address";
+    const std::size_t name_length = length - offsetof(sockaddr_un, sun_path);
+    if (address.sun_path[0] == '\0') // abstract: a name, not a file
+        return "the abstract socket @" +
+               std::string(address.sun_path + 1, strnlen(address.sun_path + 1, name_length - 1));
+    return "the socket " + std::string(address.sun_path, strnlen(address.sun_path, name_length));
 }
 
 } // namespace
@@ -204,6 +222,7 @@ AttemptMonitor::Decision AttemptMonitor::decide(const seccomp_notif &n) const {
     case socket_call:
         if (as_int(args[0]) == AF_UNIX) return {true, 0, ""};
         return {false, EPERM, "tried to open " + socket_kind(as_int(args[0])) + " (blocked)"};
+    case connect_call: return {false, EPERM, "tried to connect to " + socket_address(caller, args) + " (blocked)"};
     case ptrace_call:
         if (args[0] == PTRACE_TRACEME) return {false, EPERM, "tried to be traced (PTRACE_TRACEME, blocked)"};
         return {false, EPERM, "tried to ptrace process " + std::to_string(as_int(args[1])) + " (blocked)"};

@@ -7,12 +7,11 @@
 //   tried to ptrace process 123 (blocked)
 //   tried to read another process's memory (process_vm_readv, blocked)
 //   tried to signal process 1 (blocked)
-// Sockets other than AF_UNIX, ptrace, process_vm_*, chmod and chown, mount and its kin are
-// refused here (EPERM). A signal goes through only to the confined process's own process
-// group. A call on a path goes on (SECCOMP_USER_NOTIF_FLAG_CONTINUE) to Landlock, which
-// enforces; the monitor reads the path from the process and names it when the same Policy
-// refuses it. Reading another process's memory races with it, so what is read only ever
-// names an attempt, never allows one.
+// Sockets other than AF_UNIX, connect (to any address: Landlock does not cover Unix socket
+// paths), ptrace, process_vm_*, chmod and chown, mount and its kin are refused here (EPERM). A signal goes through only
+// to the confined process's own process group. A call on a path goes on (SECCOMP_USER_NOTIF_FLAG_CONTINUE) to Landlock,
+// which enforces; the monitor reads the path from the process and names it when the same Policy refuses it. Reading
+// another process's memory races with it, so what is read only ever names an attempt, never allows one.
 #pragma once
 
 #include "sandbox/access_rules.hpp"

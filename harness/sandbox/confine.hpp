@@ -36,7 +36,8 @@ struct Outcome {
 Outcome restrict_filesystem(const Policy &policy);
 
 // Everything else, for every thread: resource limits, Landlock (unless restrict_filesystem
-// applied it), the switch to run_as when root, and the seccomp filter. Its listener is sent
+// applied it), the switch to run_as when root, and the seccomp filter (after which no
+// connect() succeeds: connect what you need before). Its listener is sent
 // to the judge over `monitor_socket` (send_fd, payload "seccomp listener") and closed here:
 // code in this process holding it could answer its own notifications. Between installing
 // the filter and sending, only sendmsg and close run, neither of them a call the filter asks

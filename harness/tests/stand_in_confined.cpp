@@ -13,6 +13,7 @@
 #include <atomic>
 #include <cerrno>
 #include <csignal>
+#include <cstddef>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -27,6 +28,7 @@
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/uio.h>
+#include <sys/un.h>
 #include <sys/wait.h>
 #include <thread>
 #include <unistd.h>
@@ -63,6 +65,19 @@ int open_socket() {
     address.sin_port = htons(static_cast<std::uint16_t>(port));
     address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
     const int rc = connect(s, reinterpret_cast<sockaddr *>(&address), sizeof address);
+    close(s);
+    return rc;
+}
+
+// A Unix socket of the user's, as the session bus is: at a path, or abstract (a leading NUL).
+int connect_unix(const std::string &name, bool abstract) {
+    const int s = socket(AF_UNIX, SOCK_STREAM, 0);
+    if (s < 0) return -1;
+    sockaddr_un address{};
+    address.sun_family = AF_UNIX;
+    std::strncpy(address.sun_path + (abstract ? 1 : 0), name.c_str(), sizeof address.sun_path - 2);
+    const auto length = static_cast<socklen_t>(offsetof(sockaddr_un, sun_path) + (abstract ? 1 : 0) + name.size());
+    const int rc = connect(s, reinterpret_cast<sockaddr *>(&address), length);
     close(s);
     return rc;
 }
@@ -116,6 +131,8 @@ const std::map<std::string, std::function<int()>> attempts = {
     {"remove-outside", [] { return unlink((decoys + "/secret.case").c_str()); }},
     {"chmod-outside", [] { return chmod((decoys + "/history.sqlite").c_str(), 0777); }},
     {"socket", open_socket},
+    {"connect-unix-socket", [] { return connect_unix(decoys + "/bus", false); }},
+    {"connect-abstract-socket", [] { return connect_unix(decoys, true); }},
     {"socket-from-child", socket_from_child},
     {"ptrace-parent", [] { return ptrace(PTRACE_ATTACH, getppid(), nullptr, nullptr) < 0 ? -1 : 0; }},
     {"read-parent-memory", read_parent_memory},

@@ -54,8 +54,23 @@ TEST_CASE("a bare solution gets every default") {
     CHECK_FALSE(o.cache_dir.empty());
     CHECK(o.baseline == "perf");
     CHECK(o.time_budget_s == 0.3);
+    CHECK(o.compile_timeout_s == 120);
+    CHECK(o.compile_memory_gib == 8);
     CHECK_FALSE(o.show_output);
     CHECK_FALSE(o.list);
+}
+
+TEST_CASE("the compile limits are options, and a limit out of range is a bad command line naming it") {
+    const auto p = parse({solution, "--compile-timeout", "30", "--compile-memory", "2.5"});
+    REQUIRE(std::holds_alternative<JudgeOptions>(p.result));
+    CHECK(std::get<JudgeOptions>(p.result).compile_timeout_s == 30);
+    CHECK(std::get<JudgeOptions>(p.result).compile_memory_gib == 2.5);
+    for (const auto &[option, value] : {std::pair{"--compile-timeout", "0"}, std::pair{"--compile-memory", "0.1"}}) {
+        const auto bad = parse({solution, option, value});
+        REQUIRE(std::holds_alternative<int>(bad.result));
+        CHECK(std::get<int>(bad.result) == 64);
+        CHECK(contains(bad.err, option));
+    }
 }
 
 TEST_CASE("every option lands in its field") {

@@ -1,5 +1,6 @@
 // Ctrl-C and SIGTERM: the judge ends by the signal, nvcc and every worker end with it (their
 // children too), and no half-written file is left in the compile cache.
+#include "core/text.hpp"
 #include "judge/interrupt.hpp"
 #include "judge/supervisor.hpp"
 #include "test_support.hpp"
@@ -55,17 +56,22 @@ int signal_that_ended(pid_t pid) {
     return WIFSIGNALED(status) ? WTERMSIG(status) : -WEXITSTATUS(status);
 }
 
-// An nvcc that starts its output file, leaves a child running and records both pids.
-std::string slow_nvcc(const TempFolder &folder, const std::string &pid_file) {
+// An nvcc that starts its output file and a temporary file in its TMPDIR, leaves a child
+// running, and records both pids and its TMPDIR in the cache folder (with its TMPDIR, the
+// only one a confined nvcc may write).
+std::string slow_nvcc(const TempFolder &folder) {
     const auto path =
-        folder.write("slow-nvcc", "#!/bin/sh\n"
-                                  "case \"$1\" in --version) echo fake nvcc; exit 0 ;;\n"
-                                  "  --list-gpu-code) echo sm_90; echo sm_90a; exit 0 ;; esac\n"
-                                  "prev=''\n"
-                                  "for a in \"$@\"; do [ \"$prev\" = -o ] && : > \"$a\"; prev=\"$a\"; done\n"
-                                  "sleep 300 &\n"
-                                  "echo $! >> " +
-                                      pid_file + "\necho $$ >> " + pid_file + "\nwait\n");
+        folder.write("toolkit/bin/nvcc", "#!/bin/sh\n"
+                                         "case \"$1\" in --version) echo fake nvcc; exit 0 ;;\n"
+                                         "  --list-gpu-code) echo sm_90; echo sm_90a; exit 0 ;; esac\n"
+                                         "prev=''\n"
+                                         "for a in \"$@\"; do [ \"$prev\" = -o ] && out=\"$a\" && : > \"$a\"; "
+                                         "prev=\"$a\"; done\n"
+                                         "cache=\"$(dirname \"$out\")\"\n"
+                                         "head -c 1048576 /dev/urandom > \"$TMPDIR/tmpxft_0_fake.cpp1.ii\"\n"
+                                         "echo \"$TMPDIR\" > \"$cache/tmpdir\"\n"
+                                         "sleep 300 &\n"
+                                         "echo $! >> \"$cache/pids\"\necho $$ >> \"$cache/pids\"\nwait\n");
     chmod(path.c_str(), 0755);
     return path;
 }
@@ -87,19 +93,24 @@ pid_t start_program(const std::vector<std::string> &argv) {
 
 } // namespace
 
-TEST_CASE("Ctrl-C during a compile stops nvcc and what it started, and leaves no .part file") {
-    TempFolder folder;
-    const auto pid_file = folder.at("pids");
-    const auto solution = folder.write("sol.cu", "extern \"C\" void solve() {}\n");
-    const pid_t judge = start_program({std::string(GEMM_BIN_DIR) + "/gemm-judge", solution, "--nvcc",
-                                       slow_nvcc(folder, pid_file), "--cache-dir", folder.at("cache")});
-    const auto pids = wait_for_pids(pid_file, 2);
-    REQUIRE(pids.size() == 2);
-    kill(judge, SIGINT);
-    CHECK(signal_that_ended(judge) == SIGINT);
-    for (pid_t pid : pids) CHECK_MESSAGE(ends_within_seconds(pid, 5), "pid ", pid, " outlived the judge");
-    for (const auto &entry : fs::directory_iterator(folder.at("cache")))
-        CHECK_MESSAGE(!contains(entry.path().filename().string(), ".part"), entry.path());
+TEST_CASE("Ctrl-C or SIGTERM during a compile stops nvcc and what it started, and leaves no .part file or TMPDIR") {
+    for (const int signal_number : {SIGINT, SIGTERM}) {
+        CAPTURE(signal_number);
+        TempFolder folder;
+        const auto solution = folder.write("sol.cu", "extern \"C\" void solve() {}\n");
+        const pid_t judge = start_program({std::string(GEMM_BIN_DIR) + "/gemm-judge", solution, "--nvcc",
+                                           slow_nvcc(folder), "--cache-dir", folder.at("cache")});
+        const auto pids = wait_for_pids(folder.at("cache/pids"), 2);
+        REQUIRE(pids.size() == 2);
+        const std::string tmpdir = read_text_file(folder.at("cache/tmpdir")).value_or("");
+        REQUIRE_FALSE(tmpdir.empty());
+        kill(judge, signal_number);
+        CHECK(signal_that_ended(judge) == signal_number);
+        for (pid_t pid : pids) CHECK_MESSAGE(ends_within_seconds(pid, 5), "pid ", pid, " outlived the judge");
+        for (const auto &entry : fs::directory_iterator(folder.at("cache")))
+            CHECK_MESSAGE(!contains(entry.path().filename().string(), ".part"), entry.path());
+        CHECK_MESSAGE(!fs::exists(tmpdir.substr(0, tmpdir.find('\n'))), tmpdir);
+    }
 }
 
 TEST_CASE("SIGTERM while the referee and a runner run stops them and everything they started") {

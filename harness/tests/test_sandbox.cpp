@@ -13,6 +13,8 @@
 #include <cstdint>
 #include <arpa/inet.h>
 #include <chrono>
+#include <cstddef>
+#include <cstring>
 #include <doctest/doctest.h>
 #include <fcntl.h>
 #include <functional>
@@ -22,6 +24,7 @@
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
+#include <sys/un.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -67,6 +70,27 @@ struct Listener {
         port = ntohs(address.sin_port);
     }
     ~Listener() { close(fd); }
+    bool was_reached() const {
+        const int connection = accept(fd, nullptr, nullptr);
+        if (connection >= 0) close(connection);
+        return connection >= 0;
+    }
+};
+
+// A Unix socket of the user's, as the session bus is, that anyone may connect to: at
+// `path`, or with `abstract` at the abstract name `path`.
+struct UnixListener {
+    int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+    UnixListener(const std::string &path, bool abstract) {
+        sockaddr_un address{};
+        address.sun_family = AF_UNIX;
+        std::strncpy(address.sun_path + (abstract ? 1 : 0), path.c_str(), sizeof address.sun_path - 2);
+        const auto length = static_cast<socklen_t>(offsetof(sockaddr_un, sun_path) + (abstract ? 1 : 0) + path.size());
+        REQUIRE(bind(fd, reinterpret_cast<sockaddr *>(&address), length) == 0);
+        if (!abstract) chmod(path.c_str(), 0777);
+        listen(fd, 4);
+    }
+    ~UnixListener() { close(fd); }
     bool was_reached() const {
         const int connection = accept(fd, nullptr, nullptr);
         if (connection >= 0) close(connection);
@@ -234,6 +258,23 @@ TEST_CASE("a confined process and its children cannot open a network socket") {
     CHECK(contains(run.output, "child result: errno 1"));
     CHECK(named(run, "tried to open a network socket (blocked)"));
     CHECK_FALSE(listener.was_reached());
+}
+
+TEST_CASE("a confined process cannot connect to a Unix socket of the user's, at a path or abstract") {
+    REQUIRE_SANDBOX();
+    for (const bool abstract : {false, true}) {
+        CAPTURE(abstract);
+        Files files;
+        const UnixListener bus(abstract ? files.decoys.path.string() : files.decoys.at("bus"), abstract);
+        const auto run = run_confined(abstract ? "connect-abstract-socket" : "connect-unix-socket", files);
+        CAPTURE(run.output);
+        INFO("named: ", attempts_text(run));
+        CHECK(contains(run.output, "result: errno 1"));
+        CHECK_FALSE(bus.was_reached());
+        CHECK(named(run, abstract
+                             ? "tried to connect to the abstract socket @" + files.decoys.path.string() + " (blocked)"
+                             : "tried to connect to the socket " + files.decoys.at("bus") + " (blocked)"));
+    }
 }
 
 TEST_CASE("a confined process cannot ptrace, read the memory of, or open /proc/PID/mem of its parent") {
