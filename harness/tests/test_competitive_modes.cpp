@@ -4,6 +4,7 @@
 #include <doctest/doctest.h>
 
 #include "judge/history.hpp"
+#include "judge/history_reporter.hpp"
 #include "judge/process.hpp"
 #include "judge/profile.hpp"
 #include "judge/ranked_set.hpp"
@@ -11,6 +12,10 @@
 #include "test_support.hpp"
 
 #include <nlohmann/json.hpp>
+
+#include <fstream>
+#include <iterator>
+#include <sqlite3.h>
 
 using namespace gemm;
 using gemm::test::contains;
@@ -44,6 +49,62 @@ Attempt ranked_attempt(const std::string &path, const std::string &gpu, double r
     a.noise_floor = floor;
     a.report_json = "{}";
     return a;
+}
+
+std::string bytes_of(const std::string &path) {
+    std::ifstream in(path, std::ios::binary);
+    return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+}
+
+void overwrite_first_100_bytes(const std::string &path) {
+    std::fstream file(path, std::ios::in | std::ios::out | std::ios::binary);
+    file << std::string(100, '#');
+}
+
+std::vector<std::filesystem::path> damaged_copies(const TempFolder &folder, const std::string &name) {
+    std::vector<std::filesystem::path> found;
+    for (const auto &entry : std::filesystem::directory_iterator(folder.path))
+        if (entry.path().filename().string().rfind(name + ".damaged-", 0) == 0) found.push_back(entry.path());
+    return found;
+}
+
+std::string another_programs_database(const TempFolder &folder) {
+    const auto path = folder.at("notes.db");
+    sqlite3 *db = nullptr;
+    sqlite3_open(path.c_str(), &db);
+    sqlite3_exec(db, "CREATE TABLE notes (body TEXT); INSERT INTO notes VALUES ('mine');", nullptr, nullptr, nullptr);
+    sqlite3_close(db);
+    return path;
+}
+
+TimedRun timed_at(double ms) {
+    TimedRun t;
+    t.samples_ms = {ms, ms, ms};
+    t.stats.samples = 3;
+    t.stats.median_ms = t.stats.min_ms = t.stats.max_ms = t.stats.q1_ms = t.stats.q3_ms = ms;
+    t.sm_clock_mhz = 1980;
+    return t;
+}
+
+CaseResult judged_case(const std::string &name, int size, double ms, std::optional<double> cublas_ms) {
+    CaseResult r;
+    r.name = name;
+    r.M = r.N = r.K = size;
+    r.verdict = Verdict::AC;
+    r.timing = timed_at(ms);
+    if (cublas_ms) r.baseline = timed_at(*cublas_ms);
+    return r;
+}
+
+RunContext run_on_h200(const std::string &solution) {
+    RunContext run;
+    run.solution = solution;
+    run.device.present = true;
+    run.device.name = "NVIDIA H200";
+    run.device.cc_major = 9;
+    run.device.sm_count = 132;
+    run.device.sm_clock_max_mhz = 1980;
+    return run;
 }
 
 } // namespace
@@ -174,4 +235,98 @@ TEST_CASE("JUnit output has a testcase per case, failures for WA and TLE, errors
     CHECK(contains(xml, "name=\"secret/b&lt;1&gt;\""));
     CHECK(contains(xml, "<failure type=\"WA\" message=\"WA\">3 of 9 elements &quot;wrong&quot; &amp; more</failure>"));
     CHECK(contains(xml, "<error type=\"RE\""));
+}
+
+TEST_CASE("a judge run recorded into a history whose first 100 bytes were overwritten: kept aside, run recorded") {
+    TempFolder folder;
+    const auto db = folder.at("h.sqlite");
+    History::open(db).record(ranked_attempt("/k/tiled.cu", "NVIDIA H200", 0.16, 0.004));
+    overwrite_first_100_bytes(db);
+    const std::string damaged = bytes_of(db);
+
+    const auto solution = folder.write("tiled.cu", "// a solution\n");
+    HistoryReporter reporter(db, "judge", "test"); // finds the damage before the run
+    REQUIRE(damaged_copies(folder, "h.sqlite").size() == 1);
+    reporter.run_finished(run_on_h200(solution),
+                          {judged_case("sample/01-one-by-one", 1, 0.01, std::nullopt),
+                           judged_case("perf/01-cube-4096", 4096, 17.0, 2.72)},
+                          0);
+    const auto kept = damaged_copies(folder, "h.sqlite");
+    REQUIRE(kept.size() == 1);
+    CHECK(bytes_of(kept[0].string()) == damaged);
+    const auto attempts = History::open(db).attempts();
+    REQUIRE(attempts.size() == 1);
+    CHECK(attempts[0].solution_name == "tiled.cu");
+    CHECK(attempts[0].mode == "judge");
+    // Its score is over the one case timed against cuBLAS, in rank's unit.
+    CHECK(attempts[0].cublas_cases == 1);
+    CHECK(*attempts[0].geomean_ratio_to_cublas == doctest::Approx(0.16));
+    CHECK(*attempts[0].geomean_ms == doctest::Approx(17.0));
+}
+
+TEST_CASE("./judge history on a damaged history sets it aside in one line naming both files; none yet is said") {
+    TempFolder folder;
+    const auto db = folder.at("h.sqlite");
+    History::open(db).record(ranked_attempt("/k/tiled.cu", "NVIDIA H200", 0.16, 0.004));
+    overwrite_first_100_bytes(db);
+    const auto run = run_captured({judge_program, "history", "--history", db});
+    CHECK(run.exit_code == 0);
+    const auto kept = damaged_copies(folder, "h.sqlite");
+    REQUIRE(kept.size() == 1);
+    CHECK(contains(run.output, "judge: history " + db + " could not be read"));
+    CHECK(contains(run.output, "it was kept as " + kept[0].string() + " and a new history was started"));
+    CHECK(contains(run.output, "history: no attempt recorded in " + db));
+    const auto leaderboard = run_captured({judge_program, "leaderboard", "--history", db});
+    CHECK(leaderboard.exit_code == 0);
+    CHECK(damaged_copies(folder, "h.sqlite").size() == 1);
+
+    const auto none = run_captured({judge_program, "history", "--history", folder.at("none.sqlite")});
+    CHECK(none.exit_code == 0);
+    CHECK(contains(none.output, "no history yet: " + folder.at("none.sqlite") + " does not exist"));
+    CHECK_FALSE(std::filesystem::exists(folder.at("none.sqlite"))); // reading creates nothing
+}
+
+TEST_CASE("--history naming another program's SQLite database is refused with exit 7, before judging, untouched") {
+    TempFolder folder;
+    const auto db = another_programs_database(folder);
+    const std::string before = bytes_of(db);
+    const auto listing = run_captured({judge_program, "history", "--history", db});
+    CHECK(listing.exit_code == 7);
+    CHECK(contains(listing.output, "history " + db + ": an SQLite database of something else"));
+    CHECK(contains(listing.output, "the table(s) notes"));
+    const auto judged = run_captured({judge_program, std::string(GEMM_SOURCE_DIR) + "/solutions/naive.cu",
+                                      "--history", db, "--cache-dir", folder.at("cache")});
+    CHECK(judged.exit_code == 7);
+    CHECK(contains(judged.output, "judge: setup: history " + db));
+    CHECK_FALSE(std::filesystem::exists(folder.at("cache"))); // refused before compiling
+    CHECK(bytes_of(db) == before);
+}
+
+TEST_CASE("history's score column says what each score is over; a judge run without cuBLAS cases has none") {
+    TempFolder folder;
+    const auto db = folder.at("h.sqlite");
+    {
+        History h = History::open(db);
+        Attempt ranked = ranked_attempt("/k/tiled.cu", "NVIDIA H200", 0.160, 0.004);
+        for (int i = 0; i < 9; ++i) ranked.cases.push_back({"rank/" + std::to_string(i), "AC", 1.0, 0.0, 0.16, {1.0}});
+        h.record(ranked);
+        Attempt judged = ranked_attempt("/k/tiled.cu", "NVIDIA H200", 0.158, 0.004);
+        judged.mode = "judge";
+        judged.noise_floor.reset();
+        judged.cases = {{"sample/01-one-by-one", "AC", 0.01, 0.0, std::nullopt, {0.01}},
+                        {"perf/01-cube-4096", "AC", 17.0, 0.0, 2.7, {17.0}},
+                        {"perf/02-leetgpu", "AC", 50.9, 0.0, 8.1, {50.9}}};
+        h.record(judged);
+        Attempt old_style = judged; // an older judge's: a geometric-mean time over every case
+        old_style.geomean_ratio_to_cublas.reset();
+        old_style.geomean_ms = 0.0579;
+        h.record(old_style);
+    }
+    const auto run = run_captured({judge_program, "history", "--history", db});
+    CHECK(run.exit_code == 0);
+    CHECK(contains(run.output, "score (vs cuBLAS)"));
+    CHECK(contains(run.output, "0.160× over 9 ranked"));
+    CHECK(contains(run.output, "0.158× over 2 timed"));
+    CHECK_FALSE(contains(run.output, "0.0579"));
+    CHECK(contains(run.output, "over the cases timed against cuBLAS"));
 }
