@@ -1,6 +1,7 @@
 #include "judge/cli.hpp"
 #include "core/errors.hpp"
 #include "core/score.hpp"
+#include "core/significance.hpp"
 #include "core/verdict.hpp"
 #include "judge/command_line_case.hpp"
 #include "judge/compile_cache.hpp"
@@ -84,6 +85,12 @@ void add_competitive_commands(CLI::App &app, JudgeOptions &o) {
                                                   "U test per shape");
     compare->add_option("old", o.solution, "the old side: a .cu, a JSON report or #ID")->required();
     compare->add_option("new", o.other, "the new side, the same kinds")->required();
+    compare->footer(std::string("Per shape: new/old, the old median time over the new (above 1: new is faster), with "
+                                "its ") +
+                    ratio_interval_method +
+                    "; p, a two-sided Mann–Whitney U test over every call's time. A shape is significant when the "
+                    "interval excludes 1 and p < 0.05. Two .cu files are timed in rounds (old, new, shape by shape); "
+                    "a rank report keeps its rounds, a judge report is one round.");
     auto *history = app.add_subcommand("history", "the attempts recorded so far (of one solution), with the change "
                                                   "since the previous one and since the best");
     history->add_option("solution", o.solution, "a .cu file, its name or its content hash");
@@ -170,7 +177,12 @@ void check_paths(JudgeOptions &o) {
     if (o.mode == "compare")
         for (const std::string &side : {o.solution, o.other}) {
             const auto extension = fs::path(side).extension();
-            if (side.rfind('#', 0) == 0) continue;
+            if (side.rfind('#', 0) == 0) {
+                if (side.size() < 2 || side.size() > 19 || side.find_first_not_of("0123456789", 1) != std::string::npos)
+                    throw UsageError(side + ": a history attempt is # and its id, e.g. #12 (./judge history lists "
+                                            "them)");
+                continue;
+            }
             if (extension != ".cu" && extension != ".json")
                 throw UsageError(side + ": compare takes two .cu solutions, two JSON reports or two history #IDs");
             if (!fs::is_regular_file(side)) throw UsageError(side + ": no such file");

@@ -247,8 +247,9 @@ FileContents read_contents(sqlite3 *db, const std::string &path) {
     FileContents found;
     found.application_id = pragma_number(db, path, "application_id");
     found.user_version = pragma_number(db, path, "user_version");
-    Statement tables(db, path, "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' "
-                               "ORDER BY name");
+    Statement tables(db, path,
+                     "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' "
+                     "ORDER BY name");
     while (tables.step()) found.tables.push_back(tables.text(0));
     found.history_tables = std::all_of(history_tables.begin(), history_tables.end(), [&](const auto &table) {
         std::set<std::string> columns;
@@ -298,8 +299,7 @@ History::Identity identity_of(const std::string &path) {
 // "20250601T123456Z": a time that is also a file name everywhere.
 std::string utc_stamp_for_file_name() {
     std::string stamp = utc_now_iso8601();
-    stamp.erase(std::remove_if(stamp.begin(), stamp.end(), [](char c) { return c == '-' || c == ':'; }),
-                stamp.end());
+    stamp.erase(std::remove_if(stamp.begin(), stamp.end(), [](char c) { return c == '-' || c == ':'; }), stamp.end());
     return stamp;
 }
 
@@ -311,8 +311,8 @@ class FolderLock {
     FolderLock(const fs::path &folder, const std::string &path)
         : fd_(::open(folder.empty() ? "." : folder.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC)) {
         if (fd_ < 0 || ::flock(fd_, LOCK_EX) != 0)
-            throw HistoryError("history " + path + ": cannot lock its folder to set the damaged file aside: " +
-                               std::strerror(errno));
+            throw HistoryError("history " + path +
+                               ": cannot lock its folder to set the damaged file aside: " + std::strerror(errno));
     }
     FolderLock(const FolderLock &) = delete;
     FolderLock &operator=(const FolderLock &) = delete;
@@ -330,7 +330,8 @@ std::string set_aside(const std::string &path) {
     const std::string stem = path + ".damaged-" + utc_stamp_for_file_name();
     std::string aside = stem;
     std::error_code ec;
-    for (int n = 2; fs::exists(aside, ec) || fs::exists(aside + "-wal", ec); ++n) aside = stem + "-" + std::to_string(n);
+    for (int n = 2; fs::exists(aside, ec) || fs::exists(aside + "-wal", ec); ++n)
+        aside = stem + "-" + std::to_string(n);
     if (::rename(path.c_str(), aside.c_str()) != 0)
         throw HistoryError("history " + path + ": is damaged and cannot be moved aside to " + aside + ": " +
                            std::strerror(errno));

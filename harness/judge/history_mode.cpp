@@ -28,7 +28,8 @@ std::optional<History> open_history(const JudgeOptions &o, Reporters &report, co
     const std::string path = history_file(o);
     std::error_code ec;
     if (!std::filesystem::exists(path, ec)) {
-        report.note(what + ": no history yet: " + path + " does not exist (every judge and rank run is recorded there)");
+        report.note(what + ": no history yet: " + path +
+                    " does not exist (every judge and rank run is recorded there)");
         return std::nullopt;
     }
     History history = History::open(path, o.history_path.empty() ? HistoryPlace::default_place : HistoryPlace::named);

@@ -26,15 +26,30 @@ namespace {
 const std::string judge_program = std::string(GEMM_BIN_DIR) + "/gemm-judge";
 
 // A judge report with one timed case whose calls took `ms` plus a little spread.
-std::string report_with(double ms, std::uint64_t seed, double rank_noise_floor = -1) {
+std::string report_with(double ms, std::uint64_t seed) {
     std::vector<double> samples;
     SplitMix64 g(seed);
     for (int i = 0; i < 30; ++i) samples.push_back(ms * (1 + 0.004 * static_cast<double>(g.next() % 1000) / 1000));
     nlohmann::json timing = {{"samples_ms", samples}, {"median_ms", ms}};
     nlohmann::json c = {{"name", "perf/01-cube-4096"}, {"M", 4096}, {"N", 4096}, {"K", 4096}, {"timing", timing}};
-    nlohmann::json report = {{"cases", nlohmann::json::array({c})}};
-    if (rank_noise_floor >= 0) report["rank"] = {{"noise_floor", rank_noise_floor}};
-    return report.dump();
+    return nlohmann::json({{"cases", nlohmann::json::array({c})}}).dump();
+}
+
+// A rank report of one shape: 3 rounds of 30 calls around `ms`, each round's level moved
+// by its offset, with the rows' round sizes that let compare see the rounds.
+std::string rank_report_with(double ms, std::uint64_t seed, const std::vector<double> &round_offsets) {
+    std::vector<double> samples;
+    SplitMix64 g(seed);
+    for (double offset : round_offsets)
+        for (int i = 0; i < 30; ++i)
+            samples.push_back(ms * (1 + offset) * (1 + 0.002 * static_cast<double>(g.next() % 1000) / 1000));
+    nlohmann::json timing = {{"samples_ms", samples}, {"median_ms", ms}};
+    nlohmann::json c = {{"name", "perf/01-cube-4096"}, {"M", 4096}, {"N", 4096}, {"K", 4096}, {"timing", timing}};
+    nlohmann::json sizes = nlohmann::json::array();
+    for (std::size_t r = 0; r < round_offsets.size(); ++r) sizes.push_back(30);
+    nlohmann::json row = {{"name", "perf/01-cube-4096"}, {"round_sizes", sizes}};
+    return nlohmann::json({{"cases", nlohmann::json::array({c})}, {"rank", {{"rows", nlohmann::json::array({row})}}}})
+        .dump();
 }
 
 Attempt ranked_attempt(const std::string &path, const std::string &gpu, double ratio, double floor) {
@@ -142,16 +157,44 @@ TEST_CASE(
     CHECK(contains(run.output, "0.320×"));
 }
 
-TEST_CASE("a change smaller than a rank report's noise floor is not significant, however small its p-value") {
+TEST_CASE("comparing rank reports: rounds that disagree make a 0.5% change not significant, however small its p") {
     TempFolder folder;
-    const auto before = folder.write("before.json", report_with(10.0, 3, 0.01));
-    const auto after = folder.write("after.json", report_with(9.95, 4, 0.004)); // 0.5% faster, samples apart
+    // 0.5% faster in every call, 3 rounds of 30 calls: the rounds of each side 1% apart, or 0.05%.
+    const auto before = folder.write("before.json", rank_report_with(10.0, 3, {0.0, 0.01, -0.01}));
+    const auto after = folder.write("after.json", rank_report_with(9.95, 4, {0.0, 0.01, -0.01}));
     const auto within = run_captured({judge_program, "compare", before, after});
+    CHECK(within.exit_code == 0);
     CHECK(contains(within.output, "not significant"));
-    CHECK(contains(within.output, "noise floor 1.00%"));
-    const auto outside = run_captured({judge_program, "compare", folder.write("b.json", report_with(10.0, 3, 0.001)),
-                                       folder.write("a.json", report_with(9.95, 4, 0.001))});
+    CHECK(contains(within.output, "99% interval"));
+    CHECK(contains(within.output, "significant: the interval excludes 1 and p < 0.05"));
+    const auto outside = run_captured({judge_program, "compare",
+                                       folder.write("b.json", rank_report_with(10.0, 3, {0.0, 0.0005, -0.0005})),
+                                       folder.write("a.json", rank_report_with(9.95, 4, {0.0, 0.0005, -0.0005}))});
     CHECK(contains(outside.output, "new is faster"));
+}
+
+TEST_CASE("compare '#abc' is a bad command line naming the argument; compare --help states the method") {
+    const auto run = run_captured({judge_program, "compare", "#abc", "#2"});
+    CHECK(run.exit_code == 64);
+    CHECK(contains(run.output, "#abc: a history attempt is # and its id"));
+    CHECK_FALSE(contains(run.output, "internal error"));
+    const auto help = run_captured({judge_program, "compare", "--help"});
+    CHECK(help.exit_code == 0);
+    CHECK(contains(help.output, "bootstrap"));
+    CHECK(contains(help.output, "interval excludes 1 and p < 0.05"));
+}
+
+TEST_CASE("compare of a good and a broken solution reports the broken one's CE, with or without a GPU") {
+    const auto nvcc = run_captured({GEMM_NVCC, "--version"});
+    if (!nvcc.started || nvcc.exit_code != 0) return;
+    TempFolder folder;
+    const std::string source = GEMM_SOURCE_DIR;
+    const auto run =
+        run_captured({judge_program, "compare", source + "/solutions/naive.cu",
+                      source + "/harness/tests/known-bad/compile-error.cu", "--cache-dir", folder.at("cache")});
+    CHECK(run.exit_code == 4);
+    CHECK(contains(run.output, "compile-error.cu"));
+    CHECK(contains(run.output, "error"));
 }
 
 TEST_CASE("the leaderboard gives one board per GPU model, best first") {
@@ -191,7 +234,7 @@ TEST_CASE("rounds repeat until every shape is steady, at least twice, and stop w
     round.stats.median_ms = 2.0;
     pooled.add(round);
     CHECK(pooled.timed_run().stats.samples == 8);
-    CHECK(pooled.round_medians_ms == std::vector<double>{1.0, 2.0});
+    CHECK(pooled.rounds_ms == Rounds{{1.0, 1.0, 1.0, 1.0}, {2.0, 2.0, 2.0, 2.0}});
     CHECK(pooled.spread() == doctest::Approx(2.0 / 3.0 * 1.5).epsilon(0.5)); // two clusters: a wide spread
 }
 
@@ -294,8 +337,8 @@ TEST_CASE("--history naming another program's SQLite database is refused with ex
     CHECK(listing.exit_code == 7);
     CHECK(contains(listing.output, "history " + db + ": an SQLite database of something else"));
     CHECK(contains(listing.output, "the table(s) notes"));
-    const auto judged = run_captured({judge_program, std::string(GEMM_SOURCE_DIR) + "/solutions/naive.cu",
-                                      "--history", db, "--cache-dir", folder.at("cache")});
+    const auto judged = run_captured({judge_program, std::string(GEMM_SOURCE_DIR) + "/solutions/naive.cu", "--history",
+                                      db, "--cache-dir", folder.at("cache")});
     CHECK(judged.exit_code == 7);
     CHECK(contains(judged.output, "judge: setup: history " + db));
     CHECK_FALSE(std::filesystem::exists(folder.at("cache"))); // refused before compiling
