@@ -240,17 +240,18 @@ int compare(const JudgeOptions &o) {
         std::cerr << "judge: the two sides have no timed case in common\n";
         return exit_status::usage;
     }
-    std::string text = formatted("%-28s %12s %12s %9s  %-15s %9s  %s\n", "case", "old GFLOP/s", "new GFLOP/s",
-                                 "new/old", "99% interval", "p-value", "verdict");
+    std::string text = formatted("%-28s %12s %12s %9s  ", "case", "old GFLOP/s", "new GFLOP/s", "new/old") +
+                       padded("99% interval", 14) + formatted("%9s  %s\n", "p-value", "verdict");
     nlohmann::json shapes = nlohmann::json::array();
     for (const auto &r : rows) {
         const double flops = flop_count(r.M, r.N, r.K);
         const char *verdict = !r.significant        ? "not significant"
                               : r.speedup.ratio > 1 ? "new is faster"
                                                     : "new is slower";
-        text += formatted("%-28s %12.1f %12.1f %8.3f×  %-15s %9.2g  %s\n", r.name.c_str(), gflops(flops, r.old_ms),
-                          gflops(flops, r.new_ms), r.speedup.ratio,
-                          formatted("%.3f–%.3f", r.speedup.low, r.speedup.high).c_str(), r.p_value, verdict);
+        text += formatted("%-28s %12.1f %12.1f %8.3f×  ", r.name.c_str(), gflops(flops, r.old_ms),
+                          gflops(flops, r.new_ms), r.speedup.ratio) +
+                padded(formatted("%.3f–%.3f", r.speedup.low, r.speedup.high), 14) +
+                formatted("%9.2g  %s\n", r.p_value, verdict);
         shapes.push_back({{"name", r.name},
                           {"M", r.M},
                           {"N", r.N},

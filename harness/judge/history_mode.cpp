@@ -54,12 +54,6 @@ template <typename Query> auto read_or_start_over(History &history, Query query)
 // by an older judge as a geometric-mean time over every case, 1×1×1 ones included) has none.
 std::optional<double> speed(const Attempt &a) { return a.geomean_ratio_to_cublas; }
 
-// printf pads by bytes; "×" is two bytes but one column.
-std::string pad_to(const std::string &text, std::size_t width) {
-    const std::size_t columns = display_width(text);
-    return text + std::string(width > columns ? width - columns : 1, ' ');
-}
-
 // "0.160× over 9 ranked": the score and the cases it is over.
 std::string shown_score(const Attempt &a) {
     if (!a.geomean_ratio_to_cublas) return "-";
@@ -119,7 +113,7 @@ int show_history(const JudgeOptions &o) {
             const std::string shown = shown_score(a);
             text += formatted("%-5lld %-20s %-6s %-22s %-20s %-7s %s %-28s %s\n", a.id, a.time_utc.c_str(),
                               a.mode.c_str(), a.solution_name.substr(0, 22).c_str(), a.gpu_name.substr(0, 20).c_str(),
-                              a.worst_verdict.c_str(), pad_to(shown, 21).c_str(), previous.c_str(), best.c_str());
+                              a.worst_verdict.c_str(), padded(shown, 21).c_str(), previous.c_str(), best.c_str());
         }
         text += "score: the geometric mean of cuBLAS time / yours (×) over the cases timed against cuBLAS: the "
                 "ranked set in a rank run, the perf cases (or --baseline's) in a judge run, counted; - when none "
