@@ -47,6 +47,7 @@ Rounds rounds_of(const std::vector<double> &samples, const nlohmann::json *sizes
     Rounds rounds;
     std::size_t start = 0;
     for (const auto &size : *sizes) {
+        if (!size.is_number_unsigned()) return {samples};
         const std::size_t n = size.get<std::size_t>();
         if (start + n > samples.size()) return {samples};
         rounds.emplace_back(samples.begin() + std::ptrdiff_t(start), samples.begin() + std::ptrdiff_t(start + n));
@@ -73,7 +74,8 @@ Timings timings_of_report(const std::string &side, const JudgeOptions &o) {
     std::map<std::string, const nlohmann::json *> round_sizes;
     if (report.contains("rank") && report["rank"].contains("rows"))
         for (const auto &row : report["rank"]["rows"])
-            if (row.contains("round_sizes")) round_sizes[row["name"].get<std::string>()] = &row["round_sizes"];
+            if (row.contains("round_sizes") && row.contains("name") && row["name"].is_string())
+                round_sizes[row["name"].get<std::string>()] = &row["round_sizes"];
     Timings timings;
     for (const auto &c : report["cases"]) {
         if (c["timing"].is_null() || !c["timing"].contains("samples_ms")) continue;
