@@ -7,7 +7,8 @@ Usage: scripts/plot.py INPUT.json OUTPUT.png|OUTPUT.svg
   rank     GFLOP/s per shape for each solution with cuBLAS marked, and the ratio to
            cuBLAS per shape with a line at 1.0
   compare  GFLOP/s per shape of the old and the new solution, and new/old per shape with
-           its p-value; bars outside the noise floor with p below alpha are coloured
+           its interval and p-value; significant bars (the interval excludes 1, p below
+           alpha) are coloured
   history  the score of every attempt over time, one line per solution
 
 Exit status: 0 drawn; 2 a bad command line or input file (the message says what is wrong);
@@ -120,19 +121,18 @@ def plot_compare(plt, doc):
     for s, ratio in zip(shapes, ratios):
         significant = s.get("significant", s["p_value"] < 0.05)
         colours.append("#9e9e9e" if not significant else "#2ca02c" if ratio > 1 else "#d62728")
-    bars = bottom.bar(range(len(shapes)), ratios, 0.6, color=colours)
+    errors = [[max(0.0, r - s["interval"][0]) if "interval" in s else 0.0 for s, r in zip(shapes, ratios)],
+              [max(0.0, s["interval"][1] - r) if "interval" in s else 0.0 for s, r in zip(shapes, ratios)]]
+    level = doc.get("level", 0.99)
+    bars = bottom.bar(range(len(shapes)), ratios, 0.6, color=colours, yerr=errors, capsize=4)
     for bar, s in zip(bars, shapes):
         bottom.annotate(f"p = {s['p_value']:.2g}", (bar.get_x() + bar.get_width() / 2, bar.get_height()),
                         xytext=(0, 3), textcoords="offset points", ha="center", fontsize="small")
     bottom.axhline(1.0, color="black", linestyle="--", linewidth=1)
-    if "noise_floor" in doc:
-        floor = doc["noise_floor"]
-        bottom.axhspan(1 / (1 + floor), 1 + floor, color="#ffcc80", alpha=0.5,
-                       label=f"noise floor ±{100 * floor:.2g}%")
-        outside_legend(bottom)
-    bottom.set_ylim(0, max(ratios + [1.0]) * 1.2)
+    bottom.set_ylim(0, max(ratios + [s["interval"][1] for s in shapes if "interval" in s] + [1.0]) * 1.2)
     bottom.set_ylabel("new / old (GFLOP/s)")
-    bottom.set_title("speed-up per shape (green faster, red slower, grey not significant)")
+    bottom.set_title(f"speed-up per shape with its {100 * level:.3g}% interval "
+                     "(green faster, red slower, grey not significant)")
     bottom.set_xticks(range(len(shapes)))
     bottom.set_xticklabels(tick_labels(shapes), fontsize="small")
     bottom.grid(axis="y", alpha=0.3)

@@ -75,4 +75,14 @@ std::optional<Score> score_of(const std::vector<CaseResult> &results, const Devi
     return score;
 }
 
+std::optional<Score> score_against_cublas(const std::vector<CaseResult> &results, const DeviceInfo &device) {
+    std::vector<CaseResult> timed_against_cublas;
+    for (const auto &r : results) {
+        if (r.verdict != Verdict::AC) return std::nullopt;
+        if (r.timing && r.baseline) timed_against_cublas.push_back(r);
+    }
+    if (timed_against_cublas.empty()) return std::nullopt;
+    return score_of(timed_against_cublas, device);
+}
+
 } // namespace gemm

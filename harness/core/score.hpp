@@ -57,4 +57,10 @@ struct Score {
 // known.
 std::optional<Score> score_of(const std::vector<CaseResult> &results, const DeviceInfo &device);
 
+// The score a judge run is remembered by (the history): score_of over only the cases
+// timed against cuBLAS (the perf cases by default, --baseline), so that it is in a rank
+// run's unit, cuBLAS time / yours, and not a geometric-mean time that the 1×1×1 cases
+// dominate. None unless every case is AC and at least one was timed against cuBLAS.
+std::optional<Score> score_against_cublas(const std::vector<CaseResult> &results, const DeviceInfo &device);
+
 } // namespace gemm

@@ -1,4 +1,5 @@
 #include "core/significance.hpp"
+#include "core/rng.hpp"
 #include "core/stats.hpp"
 
 #include <algorithm>
@@ -101,12 +102,105 @@ RankTest mann_whitney_u(const std::vector<double> &first, const std::vector<doub
     return test;
 }
 
-double noise_floor(double median_a, double median_b) {
-    return std::max(median_a, median_b) / std::min(median_a, median_b) - 1;
+const char *const ratio_interval_method =
+    "99% bootstrap interval over rounds and calls: 2000 resamples, each drawing a side's rounds with replacement "
+    "(their spread widened by √(R/(R−1)) for R rounds) and each drawn round's calls with replacement, seeded, so "
+    "the same samples give the same interval";
+
+double RatioInterval::relative_half_width() const { return std::max(high / ratio - 1, 1 - low / ratio); }
+
+namespace {
+
+// The median as quantile_of_sorted(·, 0.5) gives it (the mean of the two middle values of
+// an even count), without sorting: the figure the reports print.
+double median_in_place(std::vector<double> &values) {
+    const std::size_t middle = values.size() / 2;
+    std::nth_element(values.begin(), values.begin() + middle, values.end());
+    const double upper = values[middle];
+    if (values.size() % 2 == 1) return upper;
+    return (*std::max_element(values.begin(), values.begin() + middle) + upper) / 2;
 }
 
-bool significant(double relative_change, double p_value, double noise_floor, double alpha) {
-    return p_value < alpha && std::abs(relative_change) > noise_floor;
+// ⌊next()·n / 2⁶⁴⌋: uniform on [0, n) up to a bias below n / 2⁶⁴.
+std::size_t draw_index(SplitMix64 &generator, std::size_t n) {
+    return static_cast<std::size_t>((static_cast<unsigned __int128>(generator.next()) * n) >> 64);
+}
+
+// One side, ready to be resampled: its rounds with their calls scaled by the correction.
+class ResampledSide {
+  public:
+    explicit ResampledSide(const Rounds &rounds) {
+        for (const auto &round : rounds)
+            if (!round.empty()) rounds_.push_back(round);
+        if (rounds_.empty()) throw std::invalid_argument("a bootstrap interval needs calls on both sides");
+        for (const auto &round : rounds_) pooled_.insert(pooled_.end(), round.begin(), round.end());
+        median_ = median_in_place(pooled_);
+        const double R = double(rounds_.size());
+        if (rounds_.size() < 2) return;
+        const double widen = std::sqrt(R / (R - 1));
+        for (auto &round : rounds_) {
+            std::vector<double> copy = round;
+            const double scale = std::pow(median_in_place(copy) / median_, widen - 1);
+            for (double &call : round) call *= scale;
+        }
+    }
+    double median() const { return median_; }
+    double resampled_median(SplitMix64 &generator) {
+        drawn_.clear();
+        for (std::size_t r = 0; r < rounds_.size(); ++r) {
+            const auto &round = rounds_[rounds_.size() == 1 ? 0 : draw_index(generator, rounds_.size())];
+            for (std::size_t c = 0; c < round.size(); ++c) drawn_.push_back(round[draw_index(generator, round.size())]);
+        }
+        return median_in_place(drawn_);
+    }
+
+  private:
+    Rounds rounds_;
+    std::vector<double> pooled_, drawn_;
+    double median_ = 0;
+};
+
+RatioInterval percentile_interval(double ratio, std::vector<double> resampled, double level) {
+    std::sort(resampled.begin(), resampled.end());
+    RatioInterval interval;
+    interval.ratio = ratio;
+    interval.level = level;
+    interval.low = quantile_of_sorted(resampled, (1 - level) / 2);
+    interval.high = quantile_of_sorted(resampled, (1 + level) / 2);
+    return interval;
+}
+
+} // namespace
+
+RatioInterval median_ratio_interval(const Rounds &first, const Rounds &second, const BootstrapRule &rule) {
+    return geomean_ratio_interval({{first, second}}, rule);
+}
+
+RatioInterval geomean_ratio_interval(const std::vector<std::pair<Rounds, Rounds>> &shapes, const BootstrapRule &rule) {
+    if (shapes.empty()) throw std::invalid_argument("a bootstrap interval needs a shape");
+    std::vector<std::pair<ResampledSide, ResampledSide>> sides;
+    double log_sum = 0;
+    for (const auto &[first, second] : shapes) {
+        sides.emplace_back(ResampledSide(first), ResampledSide(second));
+        log_sum += std::log(sides.back().second.median() / sides.back().first.median());
+    }
+    const double count = double(shapes.size());
+    SplitMix64 generator(rule.seed);
+    std::vector<double> resampled;
+    resampled.reserve(std::size_t(rule.resamples));
+    for (int i = 0; i < rule.resamples; ++i) {
+        double resampled_log_sum = 0;
+        for (auto &[first, second] : sides) {
+            const double before = first.resampled_median(generator);
+            resampled_log_sum += std::log(second.resampled_median(generator) / before);
+        }
+        resampled.push_back(std::exp(resampled_log_sum / count));
+    }
+    return percentile_interval(std::exp(log_sum / count), std::move(resampled), rule.level);
+}
+
+bool significant(const RatioInterval &interval, double p_value, double alpha) {
+    return p_value < alpha && interval.excludes_one();
 }
 
 } // namespace gemm

@@ -1,11 +1,18 @@
-// Is a change in time real? The Mann–Whitney U test on two sets of timed calls, as
-// google/benchmark's compare.py uses it (scipy.stats.mannwhitneyu, two-sided), plus the
-// noise floor: the change the machine itself produces between two measurements of one
-// thing (cuBLAS timed twice in one run). A change counts only when it is both unlikely
-// under the null hypothesis and larger than that floor, because with 100 calls a side
-// the test calls a 0.3% clock drift "significant".
+// Is a change in time real? Two answers that must agree:
+// - the Mann–Whitney U test on two sets of timed calls, as google/benchmark's compare.py
+//   uses it (scipy.stats.mannwhitneyu, two-sided): are the calls of one side larger?
+// - a confidence interval of the ratio of the two sides' medians from every round (a
+//   bootstrap over rounds and calls, below): how far could the ratio be moved by noise?
+// The U test alone treats every call as independent, so with 100 calls a side it calls a
+// 0.3% drift between two rounds "significant"; the interval sees the rounds disagree.
+// A change is significant only when the interval excludes 1 and p is small. (Before, a
+// "noise floor" — the largest difference between the first two rounds' medians over every
+// shape — was one figure for all shapes: one round off by 4.3% on one shape hid a 3.8%
+// change on another.)
 #pragma once
 
+#include <cstdint>
+#include <utility>
 #include <vector>
 
 namespace gemm {
@@ -32,11 +39,48 @@ constexpr int exact_mann_whitney_max_samples = 20;
 // std::invalid_argument when a sample is empty.
 RankTest mann_whitney_u(const std::vector<double> &first, const std::vector<double> &second);
 
-// The relative difference between two medians of the same measurement (the larger over
-// the smaller, minus one): the smallest relative change that noise alone could not explain.
-double noise_floor(double median_a, double median_b);
+// The timed calls of one side of one shape, round by round. Rounds are apart in time (the
+// other side and the other shapes run between them), so a round carries the drift its
+// calls share — a clock, a neighbour on the machine — that calls within it cannot show.
+using Rounds = std::vector<std::vector<double>>;
 
-// A change is significant when p < alpha and |relative change| > noise floor.
-bool significant(double relative_change, double p_value, double noise_floor, double alpha = 0.05);
+// How the interval is drawn; the defaults are what compare and rank use.
+struct BootstrapRule {
+    double level = 0.99;
+    int resamples = 2000;
+    std::uint64_t seed = 0x6a75646765; // "judge": the same samples give the same interval
+};
+
+// The ratio median(second) / median(first) of the pooled calls, and its interval.
+struct RatioInterval {
+    double ratio = 1, low = 1, high = 1;
+    double level = 0.99;
+    bool excludes_one() const { return low > 1 || high < 1; }
+    // The farther end's distance from the ratio, relative: 0.004 for "±0.4%".
+    double relative_half_width() const;
+};
+
+// The method in words, for --help and the reports.
+extern const char *const ratio_interval_method;
+
+// The bootstrap percentile interval of median(second) / median(first), medians of the
+// pooled calls. One resample of a side of R rounds draws R rounds with replacement, and
+// from each drawn round as many calls as it has, with replacement; each round's calls are
+// first scaled so that its median's distance from the side's median grows by √(R/(R−1)),
+// the usual correction for drawing from few rounds (a bootstrap over R rounds sees only
+// (R−1)/R of their variance); one round is drawn as calls alone. The interval is the
+// (1 − level)/2 and (1 + level)/2 quantiles of the resampled ratios. Draws come from
+// SplitMix64 (core/rng.hpp) seeded with rule.seed, an index below n as ⌊next()·n / 2⁶⁴⌋.
+// Throws std::invalid_argument when a side has no call.
+RatioInterval median_ratio_interval(const Rounds &first, const Rounds &second, const BootstrapRule &rule = {});
+
+// The same for the geometric mean over shapes of median(second) / median(first) (rank's
+// score, first the solution and second cuBLAS): every resample draws every shape's two
+// sides as above.
+RatioInterval geomean_ratio_interval(const std::vector<std::pair<Rounds, Rounds>> &shapes,
+                                     const BootstrapRule &rule = {});
+
+// The decision: the interval excludes 1 and the U test's p is below alpha.
+bool significant(const RatioInterval &interval, double p_value, double alpha = 0.05);
 
 } // namespace gemm

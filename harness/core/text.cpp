@@ -36,4 +36,9 @@ std::size_t display_width(const std::string &text) {
     return columns;
 }
 
+std::string padded(const std::string &text, std::size_t columns) {
+    const std::size_t used = display_width(text);
+    return text + std::string(columns > used ? columns - used : 1, ' ');
+}
+
 } // namespace gemm

@@ -20,4 +20,8 @@ std::string formatted(const char *format, ...) __attribute__((format(printf, 1, 
 // Terminal columns of UTF-8 text: "×" is two bytes but one column.
 std::size_t display_width(const std::string &text);
 
+// The text and spaces to `columns` terminal columns, at least one: a table cell, since
+// printf pads by bytes.
+std::string padded(const std::string &text, std::size_t columns);
+
 } // namespace gemm

@@ -1,6 +1,7 @@
 #include "judge/cli.hpp"
 #include "core/errors.hpp"
 #include "core/score.hpp"
+#include "core/significance.hpp"
 #include "core/verdict.hpp"
 #include "judge/command_line_case.hpp"
 #include "judge/compile.hpp"
@@ -80,15 +81,27 @@ void add_competitive_commands(CLI::App &app, JudgeOptions &o) {
     rank->add_option("--profile", o.profile_case, "also run Nsight Compute on this ranked case");
     rank->footer(std::string("Score: the geometric mean of the per-shape median times, of cuBLAS time / yours, and "
                              "of the achieved FLOP/s over the FP32 peak.\n") +
-                 fp32_peak_rule);
+                 fp32_peak_rule +
+                 "\nNoise: the score's 99% interval, a bootstrap over the rounds and calls of "
+                 "both sides of every shape, as compare's.");
     auto *compare = app.add_subcommand("compare", "time two solutions interleaved on the ranked set, or compare two "
-                                                  "--json reports or two history attempts (#ID), with a Mann–Whitney "
-                                                  "U test per shape");
+                                                  "--json reports or two history attempts (#ID): per shape an "
+                                                  "interval of new/old and a Mann–Whitney U test");
     compare->add_option("old", o.solution, "the old side: a .cu, a JSON report or #ID")->required();
     compare->add_option("new", o.other, "the new side, the same kinds")->required();
+    compare->footer(std::string("Per shape: new/old, the old median time over the new (above 1: new is faster), with "
+                                "its ") +
+                    ratio_interval_method +
+                    "; p, a two-sided Mann–Whitney U test over every call's time. A shape is significant when the "
+                    "interval excludes 1 and p < 0.05. Two .cu files are timed in rounds (old, new, shape by shape); "
+                    "a rank report keeps its rounds, a judge report is one round.");
     auto *history = app.add_subcommand("history", "the attempts recorded so far (of one solution), with the change "
                                                   "since the previous one and since the best");
     history->add_option("solution", o.solution, "a .cu file, its name or its content hash");
+    history->footer("Score: the geometric mean of cuBLAS time / yours over the cases timed against cuBLAS (the ranked "
+                    "set in a rank run, the perf cases or --baseline's in a judge run; the column says which and how "
+                    "many); none without such a case. A change inside the noise (a rank run's score interval, else "
+                    "1%) is not significant.");
     auto *leaderboard =
         app.add_subcommand("leaderboard", "the best ranked attempt of every solution, one board per GPU model");
     for (auto *command : {rank, compare, history, leaderboard}) {
@@ -174,7 +187,12 @@ void check_paths(JudgeOptions &o) {
     if (o.mode == "compare")
         for (const std::string &side : {o.solution, o.other}) {
             const auto extension = fs::path(side).extension();
-            if (side.rfind('#', 0) == 0) continue;
+            if (side.rfind('#', 0) == 0) {
+                if (side.size() < 2 || side.size() > 19 || side.find_first_not_of("0123456789", 1) != std::string::npos)
+                    throw UsageError(side + ": a history attempt is # and its id, e.g. #12 (./judge history lists "
+                                            "them)");
+                continue;
+            }
             if (extension != ".cu" && extension != ".json")
                 throw UsageError(side + ": compare takes two .cu solutions, two JSON reports or two history #IDs");
             if (!fs::is_regular_file(side)) throw UsageError(side + ": no such file");
@@ -309,7 +327,9 @@ std::variant<JudgeOptions, int> parse_command_line(int argc, const char *const *
     add_cache_command(app, o.cache_command);
     add_competitive_commands(app, o);
     app.add_option("--history", o.history_path,
-                   "the history database (default: $GEMM_JUDGE_HISTORY, else the user's data folder)")
+                   "the history database (default: $GEMM_JUDGE_HISTORY, else the user's data folder); one that "
+                   "cannot be read is kept as FILE.damaged-<UTC time> and a new one started, another program's "
+                   "SQLite database is refused")
         ->envname("GEMM_JUDGE_HISTORY");
     app.add_flag("!--no-history", o.record_history, "do not record this run in the history");
     try {

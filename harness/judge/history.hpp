@@ -8,7 +8,19 @@
 // $HOME/.local/share/gemm-judge/history.sqlite, or any file named by the caller; missing
 // folders are created with mode 0700 (the reports name the user's files and paths).
 //
-// Schema (PRAGMA user_version = 1):
+// A file the judge finds it cannot read (not an SQLite database, corrupt, or in the judge's
+// own default place but holding something else) is never deleted: it is renamed to
+// <name>.damaged-<UTC time> (with its -wal and -shm files), a new history is started, and
+// the caller prints the one line recovery_note() gives. A history survives a solution that
+// scribbles over it. An SQLite database of something else that the user named
+// (--history, GEMM_JUDGE_HISTORY) is refused instead and left untouched.
+//
+// Readers never take the write lock: opening an existing history, listing and querying it
+// run in deferred (read) transactions, so `./judge history` answers at once while another
+// judge is writing (WAL: readers see the last commit).
+//
+// Schema (PRAGMA application_id = 0x47454D4D, "GEMM", on every file this judge creates;
+// PRAGMA user_version = 1; files of judges before the marker are recognised by their tables):
 //   attempts  one row per judge or rank run
 //     id INTEGER PRIMARY KEY, time_utc TEXT ("2025-06-01T12:34:56Z"), mode TEXT ("judge",
 //     "rank"), solution_name TEXT (file name), solution_path TEXT (absolute path: one
@@ -16,8 +28,10 @@
 //     gpu_name TEXT (as the device names itself: the unit of comparison), driver_version
 //     TEXT, sm_clock_mhz INTEGER (read during the run), judge_version TEXT, worst_verdict
 //     TEXT ("AC" … "JE"), geomean_ms REAL, geomean_ratio_to_cublas REAL, percent_of_peak
-//     REAL, noise_floor REAL (the four NULL when the run has no score), report_json TEXT
-//     (the run's whole --json report)
+//     REAL (the score: over the cases timed against cuBLAS, core/score.hpp
+//     score_against_cublas; NULL when the run has none), noise_floor REAL (a rank run's:
+//     the relative half-width of its score's interval), report_json TEXT (the run's whole
+//     --json report)
 //   cases     one row per case of an attempt
 //     attempt_id INTEGER REFERENCES attempts(id), position INTEGER (order in the run),
 //     name TEXT, verdict TEXT, median_ms REAL, relative_spread REAL, cublas_median_ms REAL
@@ -41,6 +55,25 @@ class HistoryError : public std::runtime_error {
     using std::runtime_error::runtime_error;
 };
 
+// The file is there but holds no history this judge can read: not an SQLite database,
+// corrupt, or a history's marker over tables that are not a history's. History sets it
+// aside (History::open, record, start_over); the reading calls throw it to their caller.
+class DamagedHistory : public HistoryError {
+  public:
+    using HistoryError::HistoryError;
+};
+
+// An SQLite database of something else, named by the user: refused, never written. The
+// message names the file and the tables it holds.
+class ForeignDatabase : public HistoryError {
+  public:
+    using HistoryError::HistoryError;
+};
+
+// Where the file came from: the judge's own default place, where anything that is not a
+// history is damage, or a file the user named, which may be theirs.
+enum class HistoryPlace { named, default_place };
+
 struct CaseRecord {
     std::string name;
     std::string verdict;
@@ -60,6 +93,7 @@ struct Attempt {
     std::optional<double> geomean_ms, geomean_ratio_to_cublas, percent_of_peak, noise_floor;
     std::string report_json;
     std::vector<CaseRecord> cases;
+    int cublas_cases = 0; // read back: its cases timed against cuBLAS, which the score is over
 };
 
 // Which attempts to list; an empty field matches every attempt.
@@ -79,10 +113,12 @@ std::string utc_now_iso8601();
 
 class History {
   public:
-    // Opens or creates the file (and its missing folders). Throws HistoryError naming the
-    // file when it cannot be created, is not an SQLite database, or was written by a
+    // Opens or creates the file (and its missing folders). A damaged file is set aside and
+    // a new history started (recovery_note() says so). Throws ForeignDatabase for another
+    // program's database at a named place, HistoryError naming the file when it cannot be
+    // created or read for any other reason (permissions, a full disk) or was written by a
     // newer judge.
-    static History open(const std::string &path);
+    static History open(const std::string &path, HistoryPlace place = HistoryPlace::named);
 
     History(History &&other) noexcept;
     History &operator=(History &&other) noexcept;
@@ -92,7 +128,17 @@ class History {
 
     const std::string &path() const { return path_; }
 
+    // "history F could not be read (why); it was kept as F.damaged-…, and a new history
+    // was started": empty unless this History set a damaged file aside.
+    const std::string &recovery_note() const { return recovery_note_; }
+
+    // Sets the file aside as damaged (why: what was found) and continues with a new one;
+    // for a caller whose query threw DamagedHistory. A file another judge has already
+    // replaced is left alone.
+    void start_over(const std::string &why);
+
     // One transaction: the attempt and all its cases, or nothing. Returns the attempt's id.
+    // A file found damaged while writing is set aside and the attempt recorded in a new one.
     long long record(const Attempt &attempt);
 
     // Oldest first, without cases or report (summaries, for listing and plotting).
@@ -113,10 +159,25 @@ class History {
     // summaries. Never mixes GPU models: the same kernel on another GPU is another board.
     std::vector<Attempt> leaderboard(const std::string &gpu, const std::string &mode = "rank") const;
 
+    // The file's device and inode when it was opened: which file a recovery sets aside.
+    struct Identity {
+        unsigned long long device = 0, inode = 0;
+        bool exists = false;
+        bool operator==(const Identity &other) const {
+            return exists == other.exists && device == other.device && inode == other.inode;
+        }
+    };
+
   private:
-    History(std::string path, sqlite3 *db) : path_(std::move(path)), db_(db) {}
+    History(std::string path, HistoryPlace place) : path_(std::move(path)), place_(place) {}
+    void connect();
+    long long insert(const Attempt &attempt);
     std::string path_;
+    HistoryPlace place_;
     sqlite3 *db_ = nullptr;
+    Identity identity_;
+    bool marked_ = false; // the file carries this judge's application_id
+    std::string recovery_note_;
 };
 
 } // namespace gemm

@@ -18,16 +18,47 @@ namespace gemm {
 
 namespace {
 
-History open_history(const JudgeOptions &o) {
-    return History::open(o.history_path.empty() ? default_history_path() : o.history_path);
+std::string history_file(const JudgeOptions &o) {
+    return o.history_path.empty() ? default_history_path() : o.history_path;
 }
 
-// The score an attempt is compared by: its speed against cuBLAS when it has one (steady
-// under a changing clock), else its speed as 1 / geometric-mean time.
-std::optional<double> speed(const Attempt &a) {
-    if (a.geomean_ratio_to_cublas) return a.geomean_ratio_to_cublas;
-    if (a.geomean_ms && *a.geomean_ms > 0) return 1.0 / *a.geomean_ms;
-    return std::nullopt;
+// The history to read, or nothing (and it said so) when there is none yet: reading never
+// creates the file. A damaged one is set aside and a new one started, said in one line.
+std::optional<History> open_history(const JudgeOptions &o, Reporters &report, const std::string &what) {
+    const std::string path = history_file(o);
+    std::error_code ec;
+    if (!std::filesystem::exists(path, ec)) {
+        report.note(what + ": no history yet: " + path +
+                    " does not exist (every judge and rank run is recorded there)");
+        return std::nullopt;
+    }
+    History history = History::open(path, o.history_path.empty() ? HistoryPlace::default_place : HistoryPlace::named);
+    if (!history.recovery_note().empty()) std::cerr << history.recovery_note() << "\n";
+    return history;
+}
+
+// Runs a query; when it finds the file damaged past its header, the file is set aside and
+// the query runs again on the new, empty history.
+template <typename Query> auto read_or_start_over(History &history, Query query) {
+    try {
+        return query();
+    } catch (const DamagedHistory &damage) {
+        history.start_over(damage.what());
+        std::cerr << history.recovery_note() << "\n";
+        return query();
+    }
+}
+
+// The score an attempt is compared by: its speed against cuBLAS, steady under a changing
+// clock, over the cases that were timed against cuBLAS. A judge run without one (recorded
+// by an older judge as a geometric-mean time over every case, 1×1×1 ones included) has none.
+std::optional<double> speed(const Attempt &a) { return a.geomean_ratio_to_cublas; }
+
+// "0.160× over 9 ranked": the score and the cases it is over.
+std::string shown_score(const Attempt &a) {
+    if (!a.geomean_ratio_to_cublas) return "-";
+    return formatted("%.3f× over %d %s", *a.geomean_ratio_to_cublas, a.cublas_cases,
+                     a.mode == "rank" ? "ranked" : "timed");
 }
 
 // "+3.1%", with "(not significant)" when the change is inside the noise floor.
@@ -52,17 +83,18 @@ std::string solution_key(const std::string &solution) {
 int show_history(const JudgeOptions &o) {
     Reporters report = reporters_for(o);
     try {
-        History history = open_history(o);
+        auto history = open_history(o, report, "history");
+        if (!history) return 0;
         AttemptFilter filter;
         if (!o.solution.empty()) filter.solution = solution_key(o.solution);
-        const auto attempts = history.attempts(filter);
+        const auto attempts = read_or_start_over(*history, [&] { return history->attempts(filter); });
         if (attempts.empty()) {
             report.note("history: no attempt recorded" + (o.solution.empty() ? "" : " for " + o.solution) + " in " +
-                        history.path());
+                        history->path());
             return 0;
         }
-        std::string text = formatted("%-5s %-20s %-6s %-22s %-20s %-7s %-9s %-28s %s\n", "id", "time (UTC)", "mode",
-                                     "solution", "GPU", "verdict", "score", "since previous", "since best");
+        std::string text = formatted("%-5s %-20s %-6s %-22s %-20s %-7s %-21s %-28s %s\n", "id", "time (UTC)", "mode",
+                                     "solution", "GPU", "verdict", "score (vs cuBLAS)", "since previous", "since best");
         // Previous and best within one solution, GPU model and mode: nothing else compares.
         std::map<std::string, std::pair<const Attempt *, const Attempt *>> seen;
         nlohmann::json points = nlohmann::json::array();
@@ -78,16 +110,15 @@ int show_history(const JudgeOptions &o) {
                 if (!top || *score > *speed(*top)) top = &a;
                 points.push_back({{"time", a.time_utc}, {"solution", a.solution_name}, {"score", *score}});
             }
-            const std::string shown = !score                      ? "-"
-                                      : a.geomean_ratio_to_cublas ? formatted("%.3f×", *score)
-                                                                  : formatted("%.3g ms", *a.geomean_ms);
-            text += formatted("%-5lld %-20s %-6s %-22s %-20s %-7s %-9s %-28s %s\n", a.id, a.time_utc.c_str(),
+            const std::string shown = shown_score(a);
+            text += formatted("%-5lld %-20s %-6s %-22s %-20s %-7s %s %-28s %s\n", a.id, a.time_utc.c_str(),
                               a.mode.c_str(), a.solution_name.substr(0, 22).c_str(), a.gpu_name.substr(0, 20).c_str(),
-                              a.worst_verdict.c_str(), shown.c_str(), previous.c_str(), best.c_str());
+                              a.worst_verdict.c_str(), padded(shown, 21).c_str(), previous.c_str(), best.c_str());
         }
-        text +=
-            "score: the geometric mean of cuBLAS time / yours over the shapes (×), else the geometric-mean time; "
-            "a change inside the noise floor (cuBLAS timed twice in a rank run; 1% when unknown) is not significant";
+        text += "score: the geometric mean of cuBLAS time / yours (×) over the cases timed against cuBLAS: the "
+                "ranked set in a rank run, the perf cases (or --baseline's) in a judge run, counted; - when none "
+                "was or a case is not AC.\nA change inside the noise (a rank run's: its score's 99% interval; 1% "
+                "when unknown) is not significant";
         const nlohmann::json figures = {{"kind", "history"},
                                         {"title", "attempts" + (o.solution.empty() ? "" : " of " + o.solution)},
                                         {"metric", "geomean_ratio_to_cublas"},
@@ -106,13 +137,15 @@ int show_history(const JudgeOptions &o) {
 int show_leaderboard(const JudgeOptions &o) {
     Reporters report = reporters_for(o);
     try {
-        History history = open_history(o);
+        auto history = open_history(o, report, "leaderboard");
+        if (!history) return 0;
         std::set<std::string> gpus;
-        for (const auto &a : history.attempts({})) gpus.insert(a.gpu_name);
-        if (gpus.empty()) report.note("leaderboard: no attempt recorded in " + history.path());
+        for (const auto &a : read_or_start_over(*history, [&] { return history->attempts({}); }))
+            gpus.insert(a.gpu_name);
+        if (gpus.empty()) report.note("leaderboard: no attempt recorded in " + history->path());
         nlohmann::json boards = nlohmann::json::object();
         for (const auto &gpu : gpus) {
-            const auto board = history.leaderboard(gpu);
+            const auto board = history->leaderboard(gpu);
             if (board.empty()) continue;
             std::string text = "leaderboard on " + gpu + " (best ranked attempt of each solution):\n";
             text += formatted("%-4s %-24s %-10s %-12s %-12s %-6s %s\n", "#", "solution", "vs cuBLAS", "of FP32 peak",

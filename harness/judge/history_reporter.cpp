@@ -1,4 +1,5 @@
 #include "judge/history_reporter.hpp"
+#include "core/errors.hpp"
 #include "core/score.hpp"
 #include "judge/content_hash.hpp"
 #include "judge/history.hpp"
@@ -25,6 +26,36 @@ CaseRecord record_of(const CaseResult &r) {
 
 } // namespace
 
+HistoryReporter::HistoryReporter(std::string database, std::string mode, std::string judge_version)
+    : database_(std::move(database)), mode_(std::move(mode)), judge_version_(std::move(judge_version)) {
+    // Looked at before the run, not after minutes of judging: another program's database
+    // named as the history is refused now, and a damaged history is set aside now. A file
+    // not there yet is created only when there is an attempt to record.
+    std::string path;
+    try {
+        path = file();
+    } catch (const HistoryError &) {
+        return; // no default place: said when the run is recorded
+    }
+    std::error_code ec;
+    if (!std::filesystem::exists(path, ec)) return;
+    try {
+        const History history = History::open(path, place());
+        if (!history.recovery_note().empty()) std::cerr << history.recovery_note() << "\n";
+    } catch (const ForeignDatabase &e) {
+        throw SetupError(std::string(e.what()) + " (or --no-history)");
+    } catch (const HistoryError &) {
+        // Unreadable for another reason (permissions, a lock held too long): said, and the
+        // run judged, when it is recorded.
+    }
+}
+
+std::string HistoryReporter::file() const { return database_.empty() ? default_history_path() : database_; }
+
+HistoryPlace HistoryReporter::place() const {
+    return database_.empty() ? HistoryPlace::default_place : HistoryPlace::named;
+}
+
 void HistoryReporter::finding(const std::string &key, const nlohmann::json &value, const std::string &) {
     findings_[key] = value;
 }
@@ -41,7 +72,7 @@ void HistoryReporter::run_finished(const RunContext &run, const std::vector<Case
     a.sm_clock_mhz = sm_clock_during_run(results, run.device);
     a.judge_version = judge_version_;
     a.worst_verdict = verdict_name(worst_verdict(results));
-    if (const auto score = score_of(results, run.device)) {
+    if (const auto score = score_against_cublas(results, run.device)) {
         a.geomean_ms = score->geomean_ms;
         a.geomean_ratio_to_cublas = score->geomean_ratio_to_cublas;
         a.percent_of_peak = score->percent_of_peak;
@@ -53,7 +84,9 @@ void HistoryReporter::run_finished(const RunContext &run, const std::vector<Case
     a.report_json = report.dump();
     for (const auto &r : results) a.cases.push_back(record_of(r));
     try {
-        History::open(database_.empty() ? default_history_path() : database_).record(a);
+        History history = History::open(file(), place());
+        history.record(a);
+        if (!history.recovery_note().empty()) std::cerr << history.recovery_note() << "\n";
     } catch (const std::exception &e) {
         std::cerr << "judge: this run was not recorded in the history: " << e.what() << "\n";
     }

@@ -24,9 +24,16 @@ struct RankedShape {
     CaseResult last; // the latest round's result, for the verdict and the row
 };
 
-// The figures of a ranked run, for --json and for scripts/plot.py (kind "rank").
+nlohmann::json sizes_of(const Rounds &rounds) {
+    nlohmann::json sizes = nlohmann::json::array();
+    for (const auto &round : rounds) sizes.push_back(round.size());
+    return sizes;
+}
+
+// The figures of a ranked run, for --json and for scripts/plot.py (kind "rank"). A row's
+// round_sizes split its case's samples_ms back into rounds (compare of two reports).
 nlohmann::json rank_figures(const std::vector<RankedShape> &shapes, const std::vector<CaseResult> &results,
-                            const RunContext &run, const Score &score, double floor, int rounds) {
+                            const RunContext &run, const Score &score, const RatioInterval &noise, int rounds) {
     nlohmann::json rows = nlohmann::json::array(), plot_shapes = nlohmann::json::array(),
                    per_shape_gflops = nlohmann::json::object();
     for (std::size_t i = 0; i < shapes.size(); ++i) {
@@ -43,10 +50,7 @@ nlohmann::json rank_figures(const std::vector<RankedShape> &shapes, const std::v
                         {"gflops", own_gflops},
                         {"cublas_gflops", cublas_gflops},
                         {"ratio_to_cublas", r.baseline->stats.median_ms / r.timing->stats.median_ms},
-                        {"cublas_noise_floor",
-                         shapes[i].cublas.round_medians_ms.size() >= 2
-                             ? noise_floor(shapes[i].cublas.round_medians_ms[0], shapes[i].cublas.round_medians_ms[1])
-                             : 0.0}});
+                        {"round_sizes", sizes_of(shapes[i].solution.rounds_ms)}});
         plot_shapes.push_back({{"name", r.name}, {"M", r.M}, {"N", r.N}, {"K", r.K}, {"cublas_gflops", cublas_gflops}});
         per_shape_gflops[r.name] = own_gflops;
     }
@@ -60,14 +64,17 @@ nlohmann::json rank_figures(const std::vector<RankedShape> &shapes, const std::v
             {"peak_formula", score.peak.formula()},
             {"rows", rows},
             {"rounds", rounds},
-            {"noise_floor", floor},
+            {"noise_floor", noise.relative_half_width()},
+            {"score_interval", {noise.low, noise.high}},
+            {"noise_method", ratio_interval_method},
             {"score",
              {{"geomean_ms", score.geomean_ms},
               {"geomean_ratio_to_cublas", score.geomean_ratio_to_cublas.value_or(0)},
               {"percent_of_peak", score.percent_of_peak.value_or(0)}}}};
 }
 
-std::string score_text(const Score &score, double floor, int rounds, bool budget_spent, double worst_spread) {
+std::string score_text(const Score &score, const RatioInterval &noise, int rounds, bool budget_spent,
+                       double worst_spread) {
     std::string text = "score over " + std::to_string(score.shapes) + " shapes (" + std::to_string(rounds) +
                        " rounds, cuBLAS interleaved case by case):\n";
     text += "  geometric mean time  " + formatted("%.3f", score.geomean_ms) + " ms\n";
@@ -77,8 +84,10 @@ std::string score_text(const Score &score, double floor, int rounds, bool budget
     if (score.percent_of_peak)
         text += "  of the FP32 peak     " + formatted("%.1f", *score.percent_of_peak) + "% of " + score.peak.formula() +
                 "\n";
-    text += "  noise floor          " + formatted("%.1f%%", 100 * floor) +
-            " (cuBLAS timed in two rounds: the largest difference of its medians over the shapes)";
+    text += "  noise                " +
+            formatted("±%.2f%%: the score's 99%% interval is %.3f–%.3f×", 100 * noise.relative_half_width(), noise.low,
+                      noise.high) +
+            " (a bootstrap over the rounds and calls of both sides, every shape)";
     if (budget_spent)
         text +=
             "\n  the time budget ran out with a spread of " + formatted("%.1f%%", 100 * worst_spread) + " on one shape";
@@ -134,13 +143,13 @@ int rank(const JudgeOptions &o) {
         }
     }
     std::vector<CaseResult> results;
-    double floor = 0;
+    std::vector<std::pair<Rounds, Rounds>> solution_and_cublas;
     for (auto &shape : shapes) {
         CaseResult r = shape.last;
         r.timing = shape.solution.timed_run();
         r.baseline = shape.cublas.timed_run();
         report.case_finished(r, shape.testcase, policy_for(shape.testcase, o));
-        floor = std::max(floor, noise_floor(shape.cublas.round_medians_ms[0], shape.cublas.round_medians_ms[1]));
+        solution_and_cublas.emplace_back(shape.solution.rounds_ms, shape.cublas.rounds_ms);
         results.push_back(r);
     }
     const auto score = score_of(results, session.context.device);
@@ -148,8 +157,10 @@ int rank(const JudgeOptions &o) {
         report.note("rank: no score (no timed shape)");
         return session.finish(results);
     }
-    const nlohmann::json figures = rank_figures(shapes, results, session.context, *score, floor, rounds);
-    report.finding("rank", figures, score_text(*score, floor, rounds, rule.budget_spent(), worst_spread));
+    // How far noise could move the score: every round of every shape, both sides.
+    const RatioInterval noise = geomean_ratio_interval(solution_and_cublas);
+    const nlohmann::json figures = rank_figures(shapes, results, session.context, *score, noise, rounds);
+    report.finding("rank", figures, score_text(*score, noise, rounds, rule.budget_spent(), worst_spread));
     if (!o.plot_path.empty()) {
         draw_plot_and_tell(report, figures, o.plot_path);
     }

@@ -14,7 +14,7 @@ std::vector<TestCase> ranked_cases(const JudgeOptions &options) {
 
 void PooledTiming::add(const TimedRun &run) {
     samples_ms.insert(samples_ms.end(), run.samples_ms.begin(), run.samples_ms.end());
-    round_medians_ms.push_back(run.stats.median_ms);
+    rounds_ms.push_back(run.samples_ms);
     sm_clock_mhz = std::max(sm_clock_mhz, run.sm_clock_mhz);
 }
 

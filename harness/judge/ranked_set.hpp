@@ -5,6 +5,7 @@
 #pragma once
 
 #include "core/case_result.hpp"
+#include "core/significance.hpp"
 #include "core/testcase.hpp"
 #include "judge/cli.hpp"
 
@@ -18,8 +19,8 @@ std::vector<TestCase> ranked_cases(const JudgeOptions &options);
 
 // The pooled samples of one shape for one side (a solution, or cuBLAS).
 struct PooledTiming {
-    std::vector<double> samples_ms;
-    std::vector<double> round_medians_ms; // one per round: how far the rounds agree
+    std::vector<double> samples_ms; // every round's, in order
+    Rounds rounds_ms;               // the same calls round by round: how far the rounds agree
     int sm_clock_mhz = 0;
     void add(const TimedRun &run);
     TimedRun timed_run() const;

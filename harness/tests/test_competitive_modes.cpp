@@ -4,6 +4,7 @@
 #include <doctest/doctest.h>
 
 #include "judge/history.hpp"
+#include "judge/history_reporter.hpp"
 #include "judge/process.hpp"
 #include "judge/profile.hpp"
 #include "judge/ranked_set.hpp"
@@ -11,6 +12,10 @@
 #include "test_support.hpp"
 
 #include <nlohmann/json.hpp>
+
+#include <fstream>
+#include <iterator>
+#include <sqlite3.h>
 
 using namespace gemm;
 using gemm::test::contains;
@@ -21,15 +26,30 @@ namespace {
 const std::string judge_program = std::string(GEMM_BIN_DIR) + "/gemm-judge";
 
 // A judge report with one timed case whose calls took `ms` plus a little spread.
-std::string report_with(double ms, std::uint64_t seed, double rank_noise_floor = -1) {
+std::string report_with(double ms, std::uint64_t seed) {
     std::vector<double> samples;
     SplitMix64 g(seed);
     for (int i = 0; i < 30; ++i) samples.push_back(ms * (1 + 0.004 * static_cast<double>(g.next() % 1000) / 1000));
     nlohmann::json timing = {{"samples_ms", samples}, {"median_ms", ms}};
     nlohmann::json c = {{"name", "perf/01-cube-4096"}, {"M", 4096}, {"N", 4096}, {"K", 4096}, {"timing", timing}};
-    nlohmann::json report = {{"cases", nlohmann::json::array({c})}};
-    if (rank_noise_floor >= 0) report["rank"] = {{"noise_floor", rank_noise_floor}};
-    return report.dump();
+    return nlohmann::json({{"cases", nlohmann::json::array({c})}}).dump();
+}
+
+// A rank report of one shape: 3 rounds of 30 calls around `ms`, each round's level moved
+// by its offset, with the rows' round sizes that let compare see the rounds.
+std::string rank_report_with(double ms, std::uint64_t seed, const std::vector<double> &round_offsets) {
+    std::vector<double> samples;
+    SplitMix64 g(seed);
+    for (double offset : round_offsets)
+        for (int i = 0; i < 30; ++i)
+            samples.push_back(ms * (1 + offset) * (1 + 0.002 * static_cast<double>(g.next() % 1000) / 1000));
+    nlohmann::json timing = {{"samples_ms", samples}, {"median_ms", ms}};
+    nlohmann::json c = {{"name", "perf/01-cube-4096"}, {"M", 4096}, {"N", 4096}, {"K", 4096}, {"timing", timing}};
+    nlohmann::json sizes = nlohmann::json::array();
+    for (std::size_t r = 0; r < round_offsets.size(); ++r) sizes.push_back(30);
+    nlohmann::json row = {{"name", "perf/01-cube-4096"}, {"round_sizes", sizes}};
+    return nlohmann::json({{"cases", nlohmann::json::array({c})}, {"rank", {{"rows", nlohmann::json::array({row})}}}})
+        .dump();
 }
 
 Attempt ranked_attempt(const std::string &path, const std::string &gpu, double ratio, double floor) {
@@ -44,6 +64,62 @@ Attempt ranked_attempt(const std::string &path, const std::string &gpu, double r
     a.noise_floor = floor;
     a.report_json = "{}";
     return a;
+}
+
+std::string bytes_of(const std::string &path) {
+    std::ifstream in(path, std::ios::binary);
+    return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+}
+
+void overwrite_first_100_bytes(const std::string &path) {
+    std::fstream file(path, std::ios::in | std::ios::out | std::ios::binary);
+    file << std::string(100, '#');
+}
+
+std::vector<std::filesystem::path> damaged_copies(const TempFolder &folder, const std::string &name) {
+    std::vector<std::filesystem::path> found;
+    for (const auto &entry : std::filesystem::directory_iterator(folder.path))
+        if (entry.path().filename().string().rfind(name + ".damaged-", 0) == 0) found.push_back(entry.path());
+    return found;
+}
+
+std::string another_programs_database(const TempFolder &folder) {
+    const auto path = folder.at("notes.db");
+    sqlite3 *db = nullptr;
+    sqlite3_open(path.c_str(), &db);
+    sqlite3_exec(db, "CREATE TABLE notes (body TEXT); INSERT INTO notes VALUES ('mine');", nullptr, nullptr, nullptr);
+    sqlite3_close(db);
+    return path;
+}
+
+TimedRun timed_at(double ms) {
+    TimedRun t;
+    t.samples_ms = {ms, ms, ms};
+    t.stats.samples = 3;
+    t.stats.median_ms = t.stats.min_ms = t.stats.max_ms = t.stats.q1_ms = t.stats.q3_ms = ms;
+    t.sm_clock_mhz = 1980;
+    return t;
+}
+
+CaseResult judged_case(const std::string &name, int size, double ms, std::optional<double> cublas_ms) {
+    CaseResult r;
+    r.name = name;
+    r.M = r.N = r.K = size;
+    r.verdict = Verdict::AC;
+    r.timing = timed_at(ms);
+    if (cublas_ms) r.baseline = timed_at(*cublas_ms);
+    return r;
+}
+
+RunContext run_on_h200(const std::string &solution) {
+    RunContext run;
+    run.solution = solution;
+    run.device.present = true;
+    run.device.name = "NVIDIA H200";
+    run.device.cc_major = 9;
+    run.device.sm_count = 132;
+    run.device.sm_clock_max_mhz = 1980;
+    return run;
 }
 
 } // namespace
@@ -81,16 +157,44 @@ TEST_CASE(
     CHECK(contains(run.output, "0.320×"));
 }
 
-TEST_CASE("a change smaller than a rank report's noise floor is not significant, however small its p-value") {
+TEST_CASE("comparing rank reports: rounds that disagree make a 0.5% change not significant, however small its p") {
     TempFolder folder;
-    const auto before = folder.write("before.json", report_with(10.0, 3, 0.01));
-    const auto after = folder.write("after.json", report_with(9.95, 4, 0.004)); // 0.5% faster, samples apart
+    // 0.5% faster in every call, 3 rounds of 30 calls: the rounds of each side 1% apart, or 0.05%.
+    const auto before = folder.write("before.json", rank_report_with(10.0, 3, {0.0, 0.01, -0.01}));
+    const auto after = folder.write("after.json", rank_report_with(9.95, 4, {0.0, 0.01, -0.01}));
     const auto within = run_captured({judge_program, "compare", before, after});
+    CHECK(within.exit_code == 0);
     CHECK(contains(within.output, "not significant"));
-    CHECK(contains(within.output, "noise floor 1.00%"));
-    const auto outside = run_captured({judge_program, "compare", folder.write("b.json", report_with(10.0, 3, 0.001)),
-                                       folder.write("a.json", report_with(9.95, 4, 0.001))});
+    CHECK(contains(within.output, "99% interval"));
+    CHECK(contains(within.output, "significant: the interval excludes 1 and p < 0.05"));
+    const auto outside = run_captured({judge_program, "compare",
+                                       folder.write("b.json", rank_report_with(10.0, 3, {0.0, 0.0005, -0.0005})),
+                                       folder.write("a.json", rank_report_with(9.95, 4, {0.0, 0.0005, -0.0005}))});
     CHECK(contains(outside.output, "new is faster"));
+}
+
+TEST_CASE("compare '#abc' is a bad command line naming the argument; compare --help states the method") {
+    const auto run = run_captured({judge_program, "compare", "#abc", "#2"});
+    CHECK(run.exit_code == 64);
+    CHECK(contains(run.output, "#abc: a history attempt is # and its id"));
+    CHECK_FALSE(contains(run.output, "internal error"));
+    const auto help = run_captured({judge_program, "compare", "--help"});
+    CHECK(help.exit_code == 0);
+    CHECK(contains(help.output, "bootstrap"));
+    CHECK(contains(help.output, "interval excludes 1 and p < 0.05"));
+}
+
+TEST_CASE("compare of a good and a broken solution reports the broken one's CE, with or without a GPU") {
+    const auto nvcc = run_captured({GEMM_NVCC, "--version"});
+    if (!nvcc.started || nvcc.exit_code != 0) return;
+    TempFolder folder;
+    const std::string source = GEMM_SOURCE_DIR;
+    const auto run =
+        run_captured({judge_program, "compare", source + "/solutions/naive.cu",
+                      source + "/harness/tests/known-bad/compile-error.cu", "--cache-dir", folder.at("cache")});
+    CHECK(run.exit_code == 4);
+    CHECK(contains(run.output, "compile-error.cu"));
+    CHECK(contains(run.output, "error"));
 }
 
 TEST_CASE("the leaderboard gives one board per GPU model, best first") {
@@ -130,7 +234,7 @@ TEST_CASE("rounds repeat until every shape is steady, at least twice, and stop w
     round.stats.median_ms = 2.0;
     pooled.add(round);
     CHECK(pooled.timed_run().stats.samples == 8);
-    CHECK(pooled.round_medians_ms == std::vector<double>{1.0, 2.0});
+    CHECK(pooled.rounds_ms == Rounds{{1.0, 1.0, 1.0, 1.0}, {2.0, 2.0, 2.0, 2.0}});
     CHECK(pooled.spread() == doctest::Approx(2.0 / 3.0 * 1.5).epsilon(0.5)); // two clusters: a wide spread
 }
 
@@ -174,4 +278,98 @@ TEST_CASE("JUnit output has a testcase per case, failures for WA and TLE, errors
     CHECK(contains(xml, "name=\"secret/b&lt;1&gt;\""));
     CHECK(contains(xml, "<failure type=\"WA\" message=\"WA\">3 of 9 elements &quot;wrong&quot; &amp; more</failure>"));
     CHECK(contains(xml, "<error type=\"RE\""));
+}
+
+TEST_CASE("a judge run recorded into a history whose first 100 bytes were overwritten: kept aside, run recorded") {
+    TempFolder folder;
+    const auto db = folder.at("h.sqlite");
+    History::open(db).record(ranked_attempt("/k/tiled.cu", "NVIDIA H200", 0.16, 0.004));
+    overwrite_first_100_bytes(db);
+    const std::string damaged = bytes_of(db);
+
+    const auto solution = folder.write("tiled.cu", "// a solution\n");
+    HistoryReporter reporter(db, "judge", "test"); // finds the damage before the run
+    REQUIRE(damaged_copies(folder, "h.sqlite").size() == 1);
+    reporter.run_finished(run_on_h200(solution),
+                          {judged_case("sample/01-one-by-one", 1, 0.01, std::nullopt),
+                           judged_case("perf/01-cube-4096", 4096, 17.0, 2.72)},
+                          0);
+    const auto kept = damaged_copies(folder, "h.sqlite");
+    REQUIRE(kept.size() == 1);
+    CHECK(bytes_of(kept[0].string()) == damaged);
+    const auto attempts = History::open(db).attempts();
+    REQUIRE(attempts.size() == 1);
+    CHECK(attempts[0].solution_name == "tiled.cu");
+    CHECK(attempts[0].mode == "judge");
+    // Its score is over the one case timed against cuBLAS, in rank's unit.
+    CHECK(attempts[0].cublas_cases == 1);
+    CHECK(*attempts[0].geomean_ratio_to_cublas == doctest::Approx(0.16));
+    CHECK(*attempts[0].geomean_ms == doctest::Approx(17.0));
+}
+
+TEST_CASE("./judge history on a damaged history sets it aside in one line naming both files; none yet is said") {
+    TempFolder folder;
+    const auto db = folder.at("h.sqlite");
+    History::open(db).record(ranked_attempt("/k/tiled.cu", "NVIDIA H200", 0.16, 0.004));
+    overwrite_first_100_bytes(db);
+    const auto run = run_captured({judge_program, "history", "--history", db});
+    CHECK(run.exit_code == 0);
+    const auto kept = damaged_copies(folder, "h.sqlite");
+    REQUIRE(kept.size() == 1);
+    CHECK(contains(run.output, "judge: history " + db + " could not be read"));
+    CHECK(contains(run.output, "it was kept as " + kept[0].string() + " and a new history was started"));
+    CHECK(contains(run.output, "history: no attempt recorded in " + db));
+    const auto leaderboard = run_captured({judge_program, "leaderboard", "--history", db});
+    CHECK(leaderboard.exit_code == 0);
+    CHECK(damaged_copies(folder, "h.sqlite").size() == 1);
+
+    const auto none = run_captured({judge_program, "history", "--history", folder.at("none.sqlite")});
+    CHECK(none.exit_code == 0);
+    CHECK(contains(none.output, "no history yet: " + folder.at("none.sqlite") + " does not exist"));
+    CHECK_FALSE(std::filesystem::exists(folder.at("none.sqlite"))); // reading creates nothing
+}
+
+TEST_CASE("--history naming another program's SQLite database is refused with exit 7, before judging, untouched") {
+    TempFolder folder;
+    const auto db = another_programs_database(folder);
+    const std::string before = bytes_of(db);
+    const auto listing = run_captured({judge_program, "history", "--history", db});
+    CHECK(listing.exit_code == 7);
+    CHECK(contains(listing.output, "history " + db + ": an SQLite database of something else"));
+    CHECK(contains(listing.output, "the table(s) notes"));
+    const auto judged = run_captured({judge_program, std::string(GEMM_SOURCE_DIR) + "/solutions/naive.cu", "--history",
+                                      db, "--cache-dir", folder.at("cache")});
+    CHECK(judged.exit_code == 7);
+    CHECK(contains(judged.output, "judge: setup: history " + db));
+    CHECK_FALSE(std::filesystem::exists(folder.at("cache"))); // refused before compiling
+    CHECK(bytes_of(db) == before);
+}
+
+TEST_CASE("history's score column says what each score is over; a judge run without cuBLAS cases has none") {
+    TempFolder folder;
+    const auto db = folder.at("h.sqlite");
+    {
+        History h = History::open(db);
+        Attempt ranked = ranked_attempt("/k/tiled.cu", "NVIDIA H200", 0.160, 0.004);
+        for (int i = 0; i < 9; ++i) ranked.cases.push_back({"rank/" + std::to_string(i), "AC", 1.0, 0.0, 0.16, {1.0}});
+        h.record(ranked);
+        Attempt judged = ranked_attempt("/k/tiled.cu", "NVIDIA H200", 0.158, 0.004);
+        judged.mode = "judge";
+        judged.noise_floor.reset();
+        judged.cases = {{"sample/01-one-by-one", "AC", 0.01, 0.0, std::nullopt, {0.01}},
+                        {"perf/01-cube-4096", "AC", 17.0, 0.0, 2.7, {17.0}},
+                        {"perf/02-leetgpu", "AC", 50.9, 0.0, 8.1, {50.9}}};
+        h.record(judged);
+        Attempt old_style = judged; // an older judge's: a geometric-mean time over every case
+        old_style.geomean_ratio_to_cublas.reset();
+        old_style.geomean_ms = 0.0579;
+        h.record(old_style);
+    }
+    const auto run = run_captured({judge_program, "history", "--history", db});
+    CHECK(run.exit_code == 0);
+    CHECK(contains(run.output, "score (vs cuBLAS)"));
+    CHECK(contains(run.output, "0.160× over 9 ranked"));
+    CHECK(contains(run.output, "0.158× over 2 timed"));
+    CHECK_FALSE(contains(run.output, "0.0579"));
+    CHECK(contains(run.output, "over the cases timed against cuBLAS"));
 }

@@ -9,6 +9,7 @@
 
 #include <sqlite3.h>
 
+#include <algorithm>
 #include <chrono>
 #include <csignal>
 #include <cstdio>
@@ -16,6 +17,7 @@
 #include <filesystem>
 #include <fstream>
 #include <functional>
+#include <iterator>
 #include <string>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -114,6 +116,27 @@ struct RawDatabase {
 };
 
 bool contains(const std::string &text, const std::string &part) { return text.find(part) != std::string::npos; }
+
+std::string bytes_of(const std::string &path) {
+    std::ifstream in(path, std::ios::binary);
+    return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+}
+
+// Files of the folder whose name starts with `prefix`.
+std::vector<std::string> files_starting(const TempFolder &dir, const std::string &prefix) {
+    std::vector<std::string> found;
+    for (const auto &entry : fs::directory_iterator(dir.path))
+        if (entry.path().filename().string().rfind(prefix, 0) == 0) found.push_back(entry.path().string());
+    std::sort(found.begin(), found.end());
+    return found;
+}
+
+// What a solution that scribbles over the history does: garbage over the SQLite header.
+void overwrite_first_bytes(const std::string &path, std::size_t count) {
+    std::fstream file(path, std::ios::in | std::ios::out | std::ios::binary);
+    file.seekp(0);
+    file << std::string(count, '\x5a');
+}
 
 } // namespace
 
@@ -321,7 +344,7 @@ TEST_CASE("missing folders are created private (0700)") {
     CHECK((info.st_mode & 0777) == 0700);
 }
 
-TEST_CASE("errors name the file: a folder that cannot be made, a file that is not a database, a newer schema") {
+TEST_CASE("errors name the file: a folder that cannot be made, a newer schema") {
     TempFolder dir;
     std::ofstream(dir.at("plain-file")) << "a file, not a folder\n";
     SUBCASE("the folder cannot be created") {
@@ -332,17 +355,6 @@ TEST_CASE("errors name the file: a folder that cannot be made, a file that is no
         } catch (const HistoryError &e) {
             CHECK(contains(e.what(), path));
             CHECK(contains(e.what(), "plain-file"));
-        }
-    }
-    SUBCASE("the file is not an SQLite database") {
-        const auto path = dir.at("corrupt.sqlite");
-        std::ofstream(path) << std::string(4096, 'x');
-        try {
-            History::open(path);
-            FAIL("opened a corrupt history");
-        } catch (const HistoryError &e) {
-            CHECK(contains(e.what(), path));
-            CHECK(contains(e.what(), "not a database"));
         }
     }
     SUBCASE("a newer judge wrote it") {
@@ -496,4 +508,203 @@ TEST_CASE("two judges recording at once into a new file: 100 attempts, every one
     auto history = History::open(path);
     CHECK(history.attempts({"first.cu", {}, {}}).size() == 50);
     CHECK(history.attempts({"second.cu", {}, {}}).size() == 50);
+}
+
+TEST_CASE("a history whose first 100 bytes were overwritten is kept byte for byte and a new one records the run") {
+    TempFolder dir;
+    const auto path = dir.at("history.sqlite");
+    {
+        auto history = History::open(path);
+        history.record(scored("a.cu", "G", 0.5, 1));
+        history.record(scored("b.cu", "G", 0.6, 1));
+    }
+    overwrite_first_bytes(path, 100);
+    const std::string damaged_bytes = bytes_of(path);
+
+    auto history = History::open(path);
+    const long long id = history.record(scored("c.cu", "G", 0.7, 1));
+    const auto kept = files_starting(dir, "history.sqlite.damaged-");
+    REQUIRE(kept.size() == 1);
+    CHECK(bytes_of(kept[0]) == damaged_bytes);
+    // history.sqlite.damaged-20250601T123456Z
+    CHECK(fs::path(kept[0]).filename().string().size() == std::string("history.sqlite.damaged-").size() + 16);
+    CHECK(kept[0].back() == 'Z');
+    const std::string note = history.recovery_note();
+    CHECK(contains(note, path));
+    CHECK(contains(note, kept[0]));
+    CHECK(contains(note, "not a database"));
+    CHECK(note.find('\n') == std::string::npos); // one line
+    const auto attempts = history.attempts();
+    REQUIRE(attempts.size() == 1);
+    CHECK(attempts[0].id == id);
+    CHECK(attempts[0].solution_name == "c.cu");
+    CHECK(RawDatabase(path).text("PRAGMA integrity_check") == "ok");
+
+    // The next judge finds a healthy history: nothing more is set aside.
+    auto again = History::open(path);
+    CHECK(again.recovery_note().empty());
+    CHECK(again.attempts().size() == 1);
+    CHECK(files_starting(dir, "history.sqlite.damaged-").size() == 1);
+}
+
+TEST_CASE("a damaged history is set aside with its WAL, and a second damage gets a second name") {
+    TempFolder dir;
+    const auto path = dir.at("h.sqlite");
+    for (int round = 1; round <= 2; ++round) {
+        {
+            auto history = History::open(path);
+            history.record(scored("a.cu", "G", 0.5, 1));
+        }
+        std::ofstream(path, std::ios::binary | std::ios::trunc) << std::string(8192, 'x'); // not SQLite at all
+        std::ofstream(path + "-wal", std::ios::binary) << "a WAL of the damaged file";
+        auto history = History::open(path);
+        CHECK(contains(history.recovery_note(), "could not be read"));
+        CHECK(history.attempts().empty());
+        std::size_t files = 0, wals = 0;
+        for (const auto &kept : files_starting(dir, "h.sqlite.damaged-")) {
+            wals += contains(kept, "-wal");
+            files += !contains(kept, "-wal") && !contains(kept, "-shm");
+        }
+        CHECK(files == std::size_t(round));
+        CHECK(wals == std::size_t(round)); // moved beside its file, never replayed into the new one
+    }
+}
+
+TEST_CASE("a history corrupt past its header is set aside when a query or a record finds it") {
+    TempFolder dir;
+    const auto path = dir.at("h.sqlite");
+    {
+        auto history = History::open(path);
+        history.record(large_attempt(0, 200));
+    }
+    // Garbage over every page but the first (the schema): the header still reads.
+    {
+        std::fstream file(path, std::ios::in | std::ios::out | std::ios::binary);
+        file.seekp(4096);
+        file << std::string(fs::file_size(path) - 4096, '\x33');
+    }
+    auto history = History::open(path);
+    long long id = 0;
+    try {
+        history.attempt(1);
+        FAIL("read a corrupt page");
+    } catch (const DamagedHistory &e) {
+        CHECK(contains(e.what(), path));
+        id = history.record(scored("after.cu", "G", 0.5, 1)); // the record sets it aside itself
+    }
+    CHECK(contains(history.recovery_note(), path + ".damaged-"));
+    CHECK(history.attempts().size() == 1);
+    CHECK(history.attempt(id)->solution_name == "after.cu");
+}
+
+TEST_CASE("another program's SQLite database named as the history is refused, named with its tables, unchanged") {
+    TempFolder dir;
+    const auto path = dir.at("notes.db");
+    {
+        RawDatabase raw(path);
+        raw.text("CREATE TABLE notes (id INTEGER PRIMARY KEY, body TEXT)");
+        raw.text("CREATE TABLE tags (name TEXT)");
+        raw.text("INSERT INTO notes (body) VALUES ('mine')");
+    }
+    const std::string before = bytes_of(path);
+    try {
+        History::open(path);
+        FAIL("opened another program's database as a history");
+    } catch (const ForeignDatabase &e) {
+        CHECK(contains(e.what(), path));
+        CHECK(contains(e.what(), "notes, tags"));
+        CHECK(contains(e.what(), "not a gemm-judge history"));
+    }
+    CHECK(bytes_of(path) == before); // no tables added, not even switched to WAL
+    CHECK(RawDatabase(path).text("PRAGMA journal_mode") == "delete");
+    CHECK(files_starting(dir, "notes.db.damaged-").empty());
+
+    SUBCASE("with another program's application_id and no tables it is refused too") {
+        const auto marked = dir.at("other-app.db");
+        RawDatabase(marked).text("PRAGMA application_id = 42");
+        CHECK_THROWS_AS(History::open(marked), ForeignDatabase);
+    }
+    SUBCASE("in the judge's own default place, the same file is damage: set aside, a history started") {
+        auto history = History::open(path, HistoryPlace::default_place);
+        CHECK(contains(history.recovery_note(), "not a gemm-judge history"));
+        const auto kept = files_starting(dir, "notes.db.damaged-");
+        REQUIRE(kept.size() == 1);
+        CHECK(RawDatabase(kept[0]).text("SELECT body FROM notes") == "mine");
+        CHECK(history.attempts().empty());
+    }
+}
+
+TEST_CASE("a new or empty file becomes a history marked with the application_id; an unmarked old history is kept") {
+    TempFolder dir;
+    SUBCASE("new") {
+        const auto path = dir.at("new.sqlite");
+        History::open(path);
+        CHECK(RawDatabase(path).number("PRAGMA application_id") == 0x47454D4D);
+        CHECK(RawDatabase(path).number("PRAGMA user_version") == 1);
+    }
+    SUBCASE("an empty file") {
+        const auto path = dir.at("empty.sqlite");
+        std::ofstream(path).close();
+        History::open(path).record(scored("a.cu", "G", 0.5, 1));
+        CHECK(RawDatabase(path).number("PRAGMA application_id") == 0x47454D4D);
+    }
+    SUBCASE("a history of a judge before the marker: read as it is, marked by the next record") {
+        const auto path = dir.at("old.sqlite");
+        History::open(path).record(scored("a.cu", "G", 0.5, 1));
+        RawDatabase(path).text("PRAGMA application_id = 0");
+        auto history = History::open(path);
+        CHECK(history.recovery_note().empty());
+        CHECK(history.attempts().size() == 1);
+        CHECK(RawDatabase(path).number("PRAGMA application_id") == 0); // reading writes nothing
+        history.record(scored("b.cu", "G", 0.5, 1));
+        CHECK(RawDatabase(path).number("PRAGMA application_id") == 0x47454D4D);
+    }
+    SUBCASE("the marker over tables that are not a history's is damage") {
+        const auto path = dir.at("marked.sqlite");
+        RawDatabase raw(path);
+        raw.text("PRAGMA application_id = 1195724109");
+        raw.text("CREATE TABLE attempts (id INTEGER)");
+        auto history = History::open(path);
+        CHECK(contains(history.recovery_note(), "its tables are not a history's"));
+    }
+}
+
+TEST_CASE("readers do not wait for a writer: a history is opened and read while another judge holds the write lock") {
+    TempFolder dir;
+    const auto path = dir.at("h.sqlite");
+    {
+        auto history = History::open(path);
+        history.record(scored("a.cu", "G", 0.5, 1));
+    }
+    int ready[2];
+    REQUIRE(pipe(ready) == 0);
+    const pid_t writer = spawn([&] {
+        close(ready[0]);
+        sqlite3 *db = nullptr;
+        sqlite3_open(path.c_str(), &db);
+        sqlite3_exec(db,
+                     "BEGIN IMMEDIATE; INSERT INTO attempts (time_utc, mode, solution_name, solution_path, "
+                     "solution_hash, gpu_name, driver_version, sm_clock_mhz, judge_version, worst_verdict, "
+                     "report_json) VALUES ('2025-01-01T00:00:00Z', 'rank', 'w.cu', '/w.cu', 'h', 'G', 'd', 1, 'v', "
+                     "'AC', '{}');",
+                     nullptr, nullptr, nullptr);
+        if (write(ready[1], "r", 1) != 1) _exit(1);
+        pause();
+    });
+    close(ready[1]);
+    char mark = 0;
+    REQUIRE(read(ready[0], &mark, 1) == 1);
+    close(ready[0]);
+
+    const auto began = std::chrono::steady_clock::now();
+    {
+        auto history = History::open(path);
+        CHECK(history.attempts().size() == 1); // the last commit, not the writer's open transaction
+        CHECK(history.best("a.cu", "G"));
+        CHECK(history.leaderboard("G").size() == 1);
+    }
+    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - began).count();
+    CHECK(seconds < 2.0); // the busy timeout is 10 s: a reader that asked for the write lock would wait it out
+    kill(writer, SIGKILL);
+    exit_status(writer);
 }

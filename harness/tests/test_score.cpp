@@ -137,3 +137,34 @@ TEST_CASE("no score for a run with a failed case or without a timed case") {
     CHECK_FALSE(score_of({untimed_case("a", Verdict::AC)}, h200()));
     CHECK_FALSE(score_of({}, h200()));
 }
+
+TEST_CASE("a judge run's score is over the cases timed against cuBLAS only, in cuBLAS time / yours, or none") {
+    // As in issue 15: tiny cases timed without cuBLAS, where a tuned kernel's setup costs
+    // more, make tiled look faster than h200_tuned by geometric-mean time; against cuBLAS on
+    // the perf cases h200_tuned is four times faster.
+    const std::vector<CaseResult> tiled{timed_case("sample/01-one-by-one", 1, 0.010, std::nullopt),
+                                        timed_case("secret/04-primes", 131, 0.017, std::nullopt),
+                                        timed_case("perf/01-cube-4096", 4096, 17.0, 2.7),
+                                        timed_case("perf/02-leetgpu", 4096, 50.9, 8.1)};
+    std::vector<CaseResult> tuned = tiled;
+    tuned[0].timing = timed(0.05);
+    tuned[1].timing = timed(0.08);
+    tuned[2].timing = timed(4.25);
+    tuned[3].timing = timed(12.7);
+    REQUIRE(score_of(tiled, h200())->geomean_ms < score_of(tuned, h200())->geomean_ms); // the misleading figure
+
+    const auto tiled_score = score_against_cublas(tiled, h200()), tuned_score = score_against_cublas(tuned, h200());
+    REQUIRE(tiled_score);
+    REQUIRE(tuned_score);
+    CHECK(tiled_score->shapes == 2);
+    CHECK(*tiled_score->geomean_ratio_to_cublas == doctest::Approx(std::sqrt(2.7 / 17.0 * 8.1 / 50.9)));
+    CHECK(tiled_score->geomean_ms == doctest::Approx(std::sqrt(17.0 * 50.9)));
+    CHECK(*tuned_score->geomean_ratio_to_cublas > 3.9 * *tiled_score->geomean_ratio_to_cublas);
+
+    std::vector<CaseResult> without_cublas = tiled;
+    for (auto &r : without_cublas) r.baseline.reset();
+    CHECK_FALSE(score_against_cublas(without_cublas, h200())); // --baseline none: no score
+    std::vector<CaseResult> failing = tiled;
+    failing.push_back(untimed_case("secret/09-wrong", Verdict::WA));
+    CHECK_FALSE(score_against_cublas(failing, h200()));
+}

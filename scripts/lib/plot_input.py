@@ -16,8 +16,9 @@ Every file is one object with "kind" and optional "title" and "gpu" (the GPU's n
    "shapes": [{"name": "perf/01-cube-4096", "M": 4096, "N": 4096, "K": 4096,
                "old_gflops": 8090.0, "new_gflops": 9100.0,
                "p_value": 0.0003,                     Mann–Whitney U, two-sided
-               "significant": true}],                 optional: p < alpha and above the noise floor
-   "noise_floor": 0.004}                              optional: relative, as 0.004 for 0.4%
+               "interval": [1.11, 1.14],              optional: new/old's interval, low ≤ high
+               "significant": true}],                 optional: the interval excludes 1 and p < alpha
+   "level": 0.99}                                     optional: the intervals' confidence level
 
   {"kind": "history",                    scores over time, one line per solution
    "metric": "geomean_ratio_to_cublas",               or "percent_of_peak"
@@ -106,8 +107,15 @@ def _check_compare(doc):
         _require(0 <= p <= 1, f"shapes[{i}].p_value", f"expected a probability, found {p}")
         if "significant" in shape:
             _require(isinstance(shape["significant"], bool), f"shapes[{i}].significant", "expected true or false")
-    if "noise_floor" in doc:
-        _number(doc["noise_floor"], "noise_floor", positive=False)
+        if "interval" in shape:
+            where = f"shapes[{i}].interval"
+            _require(isinstance(shape["interval"], list) and len(shape["interval"]) == 2, where,
+                     "expected [low, high]")
+            low, high = (_number(end, where) for end in shape["interval"])
+            _require(low <= high, where, f"expected low ≤ high, found {low} > {high}")
+    if "level" in doc:
+        level = _number(doc["level"], "level")
+        _require(level < 1, "level", f"expected a confidence level below 1, found {level}")
 
 
 def parse_time(text, where):
