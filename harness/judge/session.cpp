@@ -172,7 +172,8 @@ std::optional<int> Session::prepare(const std::vector<TestCase> &cases, std::uni
         return exit_status::no_gpu;
     }
     // What the kernel could not confine is said, never pretended: nvcc's sandbox, then the runner's.
-    for (const std::vector<std::string> *list : {&context.compile.unconfined, &start.unconfined}) {
+    const std::vector<std::string> *unconfined[] = {&context.compile.unconfined, &start.unconfined};
+    for (const auto *list : unconfined) {
         if (list->empty()) continue;
         std::string text;
         for (const auto &item : *list) text += (text.empty() ? "" : ", ") + item;
