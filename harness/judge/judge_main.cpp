@@ -11,6 +11,7 @@
 #include "judge/rank_mode.hpp"
 #include "judge/session.hpp"
 #include "judge/supervisor.hpp"
+#include "sandbox/identity.hpp"
 
 #include <cstdlib>
 #include <filesystem>
@@ -79,6 +80,9 @@ std::string checkout_testcases_dir() {
 } // namespace
 
 int main(int argc, char **argv) {
+    // Nothing running as this user (a solution's process, when the judge is not root) may
+    // read or write the judge's memory through ptrace or /proc/PID/mem.
+    sandbox::make_undumpable();
     install_interrupt_cleanup();
     const auto parsed = parse_command_line(argc, argv, {checkout_testcases_dir(), GEMM_JUDGE_NVCC, GEMM_JUDGE_VERSION});
     if (const int *status = std::get_if<int>(&parsed)) return *status;
