@@ -55,9 +55,7 @@ bool output_pipe(int ends[2]) {
 // library path the driver may need, nothing of the user's.
 std::vector<std::string> scrubbed_environment(const std::string &home) {
     std::vector<std::string> env = {"PATH=/usr/local/bin:/usr/bin:/bin", "HOME=" + home, "TMPDIR=" + home,
-                                    "LANG=C.UTF-8",
-                                    // Lazily loaded modules can stall a call behind another process's kernels.
-                                    "CUDA_MODULE_LOADING=EAGER"};
+                                    "LANG=C.UTF-8"};
     for (const char *name : {"CUDA_VISIBLE_DEVICES", "LD_LIBRARY_PATH", "NVIDIA_VISIBLE_DEVICES"})
         if (const char *value = std::getenv(name)) env.push_back(std::string(name) + "=" + value);
     return env;

@@ -194,7 +194,7 @@ void CaseReferee::calibrate(const std::vector<ShapeKey> &shapes) {
         if (calibrated_.count(shape)) continue;
         Problem &p = problem_for(shape[0], shape[1], shape[2]);
         p.generate(spec, timed_input_set);
-        calibrated_[shape] = measure_empty_calls(p, 15);
+        calibrated_[shape] = measure_empty_calls(p, 11);
     }
 }
 
@@ -250,8 +250,8 @@ void CaseReferee::run_timed_calls(Problem &p, const CaseRequest &request, CaseRe
         ++r.verification.projected_checks;
         if (j.verdict != Verdict::AC) {
             r.verdict = j.verdict;
-            r.detail = "output of call " + std::to_string(call_index) +
-                       " (a timed call, on fresh inputs as every call gets): " + j.detail;
+            r.detail = "output of timed call " + std::to_string(call_index - 1) +
+                       " (fresh inputs, as every call gets): " + j.detail;
             r.failed_in_timed_calls = true;
             return;
         }
@@ -277,14 +277,21 @@ TimedRun CaseReferee::time_cublas(Problem &p, const SamplingRule &rule) {
 // The empty-call cost to take off every time: the smaller of the one measured before
 // the solution was loaded and the one measured now. Idle clocks can only have made the
 // first too large, work the solution left running only the second, so the smaller
-// never takes off more than the path really costs. Much more now than then means the
-// GPU was busy with the solution's work after its calls had returned: RE.
+// never takes off more than the path really costs. Still far more now than then, after
+// three tries, means the GPU was kept busy by the solution's work after its calls had
+// returned (a context that keeps a kernel running costs the others whole time slices,
+// milliseconds): RE. A busy host (the judge's own tests beside it) costs a fraction of a
+// millisecond and passes; one slow try of three is noise, not the solution.
 void CaseReferee::settle_offset(Problem &p, CaseResult &r) {
-    const EmptyCall now = measure_empty_calls(p, 7);
     const ShapeKey shape{p.M, p.N, p.K};
     const auto found = calibrated_.find(shape);
+    EmptyCall now = measure_empty_calls(p, 7);
     const EmptyCall before = found != calibrated_.end() ? found->second : now;
-    const double tolerance = std::max({0.05, 0.25 * before.median_ms, 10 * before.spread_ms});
+    const double tolerance = std::max({0.5, before.median_ms, 10 * before.spread_ms});
+    for (int retry = 0; retry < 2 && now.median_ms > before.median_ms + tolerance; ++retry) {
+        const EmptyCall again = measure_empty_calls(p, 7);
+        if (again.median_ms < now.median_ms) now = again;
+    }
     if (now.median_ms > before.median_ms + tolerance)
         throw SolutionFailure("work was still running on the GPU after solve() returned: an empty call took " +
                                   milliseconds(now.median_ms) + " after its calls, " + milliseconds(before.median_ms) +

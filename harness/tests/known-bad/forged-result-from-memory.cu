@@ -1,6 +1,6 @@
 // expect: RE
 // cases: secret/04-primes
-// detail: exited with status 0
+// detail: broke the runner protocol
 // Forges an "AC" from what its own process knows. The old judge stamped every message
 // with a per-case nonce that the worker — the process running the solution — kept in its
 // memory next to the channel's descriptors, and in the raw request line it had read. This
@@ -10,9 +10,10 @@
 // of the old protocol (harness/channel/protocol.cpp) with each candidate to every
 // descriptor 3..63 (non-blocking), computes no GEMM and _exit(0)s.
 // Why the judge must hold: the runner holds no nonce, seed or key; the referee believes
-// only "returned" and checks C itself, so the runner ending in the middle of a call
-// without answering is RE, whatever it wrote and whatever its exit status (and reading
-// the parent's command line is blocked, which is RE on its own).
+// only "returned" and checks C itself: the forged line on the runner's socket breaks its
+// protocol (RE), and a runner ending in the middle of a call without answering would be RE
+// too, whatever it wrote and whatever its exit status (reading the parent's command line
+// is blocked and named as well).
 #include "hostile.cuh"
 
 #include <algorithm>
