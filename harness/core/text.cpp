@@ -30,10 +30,4 @@ std::string formatted(const char *format, ...) {
     return text;
 }
 
-std::size_t display_width(const std::string &text) {
-    std::size_t columns = 0;
-    for (unsigned char c : text) columns += (c & 0xC0) != 0x80;
-    return columns;
-}
-
 } // namespace gemm

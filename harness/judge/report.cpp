@@ -2,6 +2,7 @@
 #include "channel/protocol.hpp"
 #include "core/check.hpp"
 #include "core/stats.hpp"
+#include "core/terminal_text.hpp"
 #include "core/text.hpp"
 
 #include <algorithm>
