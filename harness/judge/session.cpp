@@ -136,6 +136,7 @@ std::optional<int> Session::prepare(const std::vector<TestCase> &cases, std::uni
     const JudgeOptions &o = options;
     context.device = probe(worker);
     context.arch = choose_target(o.arch, context.device, o.nvcc);
+    if (isatty(STDERR_FILENO)) std::cerr << "compiling " << escape_for_terminal(context.solution) << "…\n";
     context.compile =
         compile_solution(context.solution, CompileOptions{o.nvcc, context.arch, o.cache_dir, include_dirs(o), {}});
     if (context.compile.rebuilt_damaged)
