@@ -15,7 +15,7 @@ struct CaseCommandOptions {
     std::string path;   // validate: a file or folder (default: the suite)
     std::vector<int> shape;
     std::string data = "uniform -1 1";
-    std::uint64_t seed = 1;
+    long long seed = 1; // signed, so a negative seed is refused as itself, not as 2^64 - 5
     std::optional<double> time_limit_s;
     std::string comment;
     std::string dir = ".";         // export: where the .in/.ans pair goes

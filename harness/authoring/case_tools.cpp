@@ -484,16 +484,15 @@ bool is_small(const TestCase &tc) {
 
 // ---- validate --------------------------------------------------------------------
 
-// The judge's own checks of one file: it parses, and its expected C (if any) agrees with A·B.
+// The judge's own checks of one file, as the suite's loader makes them: it is a regular
+// file, it parses, and its expected C (if any) agrees with A·B.
 std::optional<std::string> problem_of_file(const std::string &path, const std::string &suite_root) {
-    TestCase tc;
     try {
-        tc = load_testcase(path, suite_root);
+        load_testcase(path, suite_root);
     } catch (const TestcaseError &e) {
         return std::string(e.what());
     }
-    if (tc.expected_C.empty()) return std::nullopt;
-    return expected_output_mismatch(tc, reference_on_cpu(tc.A, tc.B, tc.M, tc.N, tc.K));
+    return std::nullopt;
 }
 
 } // namespace

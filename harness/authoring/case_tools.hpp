@@ -11,7 +11,7 @@ struct NewCaseRequest {
     int M = 0, N = 0, K = 0;
     std::string data = "uniform -1 1"; // the words after `data`: "uniform LOW HIGH", "integers LOW HIGH", "normal",
                                        // "mixed", "sparse DENSITY"
-    std::uint64_t seed = 1;
+    long long seed = 1;                // signed, so a negative seed is refused as itself, not as 2^64 - 5
     std::optional<double> time_limit_s;
     std::string comment; // first line of the file, after "# "; may be empty
 };

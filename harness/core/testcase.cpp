@@ -1,4 +1,6 @@
 #include "core/testcase.hpp"
+#include "core/check.hpp"
+#include "core/reference.hpp"
 #include "core/terminal_text.hpp"
 #include "core/text.hpp"
 
@@ -6,6 +8,7 @@
 #include <charconv>
 #include <cmath>
 #include <filesystem>
+#include <optional>
 #include <set>
 #include <sstream>
 
@@ -307,12 +310,44 @@ TestCase parse_option_case(const std::vector<OptionLine> &lines, const std::stri
     }
 }
 
+namespace {
+
+// Why `path` is not a testcase file that can be read, or nothing: a dangling symbolic link,
+// a loop of them, a folder or a FIFO named *.case is refused before it is opened (a FIFO
+// would block the read).
+std::optional<std::string> not_a_case_file(const std::string &path) {
+    namespace fs = std::filesystem;
+    std::error_code ec;
+    const fs::file_status own = fs::symlink_status(path, ec);
+    if (ec) return "cannot be read: " + ec.message();
+    const fs::file_status target = fs::status(path, ec);
+    if (fs::is_symlink(own) && ec) {
+        if (ec == std::errc::too_many_symbolic_link_levels) return std::string("is a loop of symbolic links");
+        std::error_code read_ec;
+        const auto to = fs::read_symlink(path, read_ec).string();
+        return "is a symbolic link to " + (read_ec ? std::string("a missing file") : to + ", which does not exist");
+    }
+    if (ec) return "cannot be read: " + ec.message();
+    if (fs::is_directory(target)) return std::string("is a folder, not a testcase file");
+    if (!fs::is_regular_file(target)) return std::string("is not a regular file (a FIFO, socket or device)");
+    return std::nullopt;
+}
+
+} // namespace
+
 TestCase load_testcase(const std::string &path, const std::string &suite_root) {
+    if (const auto why = not_a_case_file(path)) throw TestcaseError(escape_for_terminal(path + ":0: " + *why));
     const auto text = read_text_file(path);
     if (!text) throw TestcaseError(escape_for_terminal(path) + ":0: cannot be read");
     auto name = std::filesystem::path(path).lexically_relative(suite_root).replace_extension("").generic_string();
     if (name.empty() || name.rfind("..", 0) == 0) name = std::filesystem::path(path).stem().string();
-    return parse_testcase(*text, path, name);
+    TestCase tc = parse_testcase(*text, path, name);
+    // The same check wherever a file is loaded (the judge, --list, case show, case validate):
+    // a wrong expected C is the file's error, at that row.
+    if (tc.expected_C.empty()) return tc;
+    if (auto why = expected_output_mismatch(tc, reference_on_cpu(tc.A, tc.B, tc.M, tc.N, tc.K)))
+        throw TestcaseError(escape_for_terminal(*why));
+    return tc;
 }
 
 bool case_selected(const std::string &case_name, const std::string &selector) {
@@ -327,7 +362,7 @@ bool case_selected(const std::string &case_name, const std::string &selector) {
 std::vector<std::string> case_files_below(const std::string &folder) {
     std::vector<std::string> paths;
     for (const auto &entry : std::filesystem::recursive_directory_iterator(folder))
-        if (entry.is_regular_file() && entry.path().extension() == ".case") paths.push_back(entry.path().string());
+        if (entry.path().extension() == ".case") paths.push_back(entry.path().string());
     std::sort(paths.begin(), paths.end());
     return paths;
 }

@@ -65,14 +65,17 @@ struct OptionLine {
 TestCase parse_option_case(const std::vector<OptionLine> &lines, const std::string &name,
                            const std::string &whole_case_options);
 
-// Reads and parses one file; its name is taken relative to `suite_root`.
+// Reads and parses one file; its name is taken relative to `suite_root`. A path that is not
+// a regular file (a dangling symbolic link, a loop of them, a folder, a FIFO) and an expected
+// C that disagrees with A·B (expected_output_mismatch) are TestcaseErrors too.
 TestCase load_testcase(const std::string &path, const std::string &suite_root);
 
 // Does a --case selector pick this testcase? Exact name, a category ("perf"), or a tail
 // of the name after any `/`: its last part ("04-primes"), at any depth of folders.
 bool case_selected(const std::string &case_name, const std::string &selector);
 
-// Every *.case file below a folder, sorted by path.
+// Every path named *.case below a folder, sorted by path: files, and what only has the name
+// (a folder, a dangling link, a FIFO), so that loading it says what is wrong.
 std::vector<std::string> case_files_below(const std::string &folder);
 
 struct Suite {

@@ -30,15 +30,4 @@ std::string formatted(const char *format, ...) {
     return text;
 }
 
-std::size_t display_width(const std::string &text) {
-    std::size_t columns = 0;
-    for (unsigned char c : text) columns += (c & 0xC0) != 0x80;
-    return columns;
-}
-
-std::string padded(const std::string &text, std::size_t columns) {
-    const std::size_t used = display_width(text);
-    return text + std::string(columns > used ? columns - used : 1, ' ');
-}
-
 } // namespace gemm

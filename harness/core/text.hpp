@@ -1,4 +1,5 @@
-// Small text helpers shared by every part of the judge: whole files in, terminal columns out.
+// Small text helpers shared by every part of the judge: whole files in, printf-style text
+// out. Terminal columns, escaping and UTF-8: core/terminal_text.hpp.
 #pragma once
 
 #include <cstddef>
@@ -16,12 +17,5 @@ std::string without_utf8_bom(std::string text);
 
 // printf into a std::string (up to 511 bytes: table rows and figures, not data).
 std::string formatted(const char *format, ...) __attribute__((format(printf, 1, 2)));
-
-// Terminal columns of UTF-8 text: "×" is two bytes but one column.
-std::size_t display_width(const std::string &text);
-
-// The text and spaces to `columns` terminal columns, at least one: a table cell, since
-// printf pads by bytes.
-std::string padded(const std::string &text, std::size_t columns);
 
 } // namespace gemm

@@ -1,4 +1,5 @@
 #include "judge/cache_command.hpp"
+#include "core/terminal_text.hpp"
 #include "judge/compile_cache.hpp"
 
 #include <cstdio>
@@ -20,13 +21,14 @@ int run_cache_command(const std::string &action, const std::string &cache_dir) {
     CompileCache cache(cache_dir);
     if (action == "clean") {
         const CacheUsage removed = cache.clean();
-        std::cout << cache.folder() << ": removed " << removed.libraries << " compiled solution(s), "
-                  << mebibytes(removed.bytes) << "\n";
+        std::cout << escape_for_terminal(cache.folder()) << ": removed " << removed.libraries
+                  << " compiled solution(s), " << mebibytes(removed.bytes) << "\n";
         return 0;
     }
     const CacheUsage usage = cache.usage();
-    std::cout << cache.folder() << ": " << usage.libraries << " compiled solution(s), " << mebibytes(usage.bytes)
-              << " (at most " << mebibytes(CompileCache::max_bytes) << " are kept; the least recently used go first)\n";
+    std::cout << escape_for_terminal(cache.folder()) << ": " << usage.libraries << " compiled solution(s), "
+              << mebibytes(usage.bytes) << " (at most " << mebibytes(CompileCache::max_bytes)
+              << " are kept; the least recently used go first)\n";
     return 0;
 }
 

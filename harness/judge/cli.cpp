@@ -2,17 +2,24 @@
 #include "core/errors.hpp"
 #include "core/score.hpp"
 #include "core/significance.hpp"
+#include "core/terminal_text.hpp"
 #include "core/verdict.hpp"
 #include "judge/command_line_case.hpp"
 #include "judge/compile.hpp"
 #include "judge/compile_cache.hpp"
 #include "judge/gpu_target.hpp"
+#include "judge/help_format.hpp"
 #include "judge/process.hpp"
 
 #include <CLI/CLI.hpp>
 #include <cerrno>
+#include <charconv>
+#include <cmath>
+#include <cstdlib>
 #include <cstring>
 #include <filesystem>
+#include <fmt/format.h>
+#include <sstream>
 #include <unistd.h>
 
 namespace gemm {
@@ -22,13 +29,45 @@ namespace fs = std::filesystem;
 namespace {
 
 const char *exit_status_text =
-    "Exit status: 0 every case AC; 1 worst verdict WA; 2 TLE; 3 RE; 4 CE (the solution's code, or nvcc\n"
-    "stopped by a compile limit); 5 JE (the judge or a testcase file is at fault, never the solution); 6 no\n"
-    "GPU present (the solution was still compiled); 7 setup error (nvcc cannot run, the cache folder is\n"
-    "unusable or its disk full: the message says what to change); 64 bad command line (the message names\n"
-    "the option or the file). Ctrl-C or SIGTERM stops nvcc and every worker with the judge, which ends by\n"
-    "that signal (status 130 or 143).\n"
+    "Exit status: 0 every case AC; 1 worst verdict WA; 2 TLE; 3 RE; 4 CE (the solution's code, or nvcc "
+    "stopped by a compile limit); 5 JE (the judge or a testcase file is at fault, never the solution); 6 no "
+    "GPU present (the solution was still compiled); 7 setup error (nvcc cannot run, the cache folder is "
+    "unusable or its disk full, a report cannot be written: the message says what to change); 64 bad command "
+    "line (the message names the option or the file). Ctrl-C or SIGTERM stops nvcc, the referee and the "
+    "runners with the judge, which ends by that signal (status 130 or 143).\n"
     "Testcases: ./judge case new|validate|show|export|import --help; compiled solutions: ./judge cache --help";
+
+// A number option's value checked as text, before CLI11 converts it, so a word is refused
+// in the option's own terms ("--time-budget: 'abc' is not a number of seconds (0 to 60)")
+// rather than as a conversion or a range of six decimals.
+CLI::Validator number_in(double low, double high, const std::string &what, bool whole = false) {
+    const std::string range = fmt::format("{} to {}", low, high);
+    return CLI::Validator(
+        [=](std::string &value) -> std::string {
+            errno = 0;
+            char *end = nullptr;
+            const double x = std::strtod(value.c_str(), &end);
+            if (value.empty() || *end != '\0' || errno == ERANGE || !std::isfinite(x) || (whole && x != std::floor(x)))
+                return "'" + escape_for_terminal(value) + "' is not " + what + " (" + range + ")";
+            if (x < low || x > high) return escape_for_terminal(value) + " is not in the range " + range;
+            return "";
+        },
+        range);
+}
+
+// A seed as text: a whole number; its range (0 to 2^59 - 1, negative seeds refused) is the
+// testcase parser's to check, which names the option.
+CLI::Validator whole_number() {
+    return CLI::Validator(
+        [](std::string &value) -> std::string {
+            long long x = 0;
+            const auto [end, error] = std::from_chars(value.data(), value.data() + value.size(), x);
+            if (value.empty() || error != std::errc() || end != value.data() + value.size())
+                return "'" + escape_for_terminal(value) + "' is not a seed (a whole number from 0 to 2^59 - 1)";
+            return "";
+        },
+        "");
+}
 
 void add_case_command(CLI::App &app, std::optional<CaseCommandOptions> &command) {
     auto *cases = app.add_subcommand("case", "add, validate, show, export or import testcases");
@@ -47,7 +86,9 @@ void add_case_command(CLI::App &app, std::optional<CaseCommandOptions> &command)
     create->add_option("--shape", c.shape, "M N K")->expected(3)->required();
     create->add_option("--data", c.data, "uniform LOW HIGH | integers LOW HIGH | normal | mixed | sparse DENSITY")
         ->capture_default_str();
-    create->add_option("--seed", c.seed, "the generator's seed")->capture_default_str();
+    create->add_option("--seed", c.seed, "the generator's seed, from 0 to 2^59 - 1")
+        ->check(whole_number())
+        ->capture_default_str();
     create->add_option("--time-limit", c.time_limit_s, "seconds per solve() call (default from the shape)");
     create->add_option("--comment", c.comment, "a first-line comment saying what the case is for");
     create->callback(use("new"));
@@ -114,10 +155,10 @@ void add_competitive_commands(CLI::App &app, JudgeOptions &o) {
         command
             ->add_option("--spread-target", o.spread_target,
                          "repeat until every shape's spread (IQR/median) is below this")
-            ->check(CLI::Range(0.0001, 1.0))
+            ->check(number_in(0.0001, 1.0, "a fraction"))
             ->capture_default_str();
         command->add_option("--rank-budget", o.rank_budget_s, "… or until this many seconds have passed")
-            ->check(CLI::Range(1.0, 36000.0))
+            ->check(number_in(1.0, 36000.0, "a number of seconds"))
             ->capture_default_str();
     }
 }
@@ -178,12 +219,41 @@ void check_generated_case(const std::string &shape_text, long long seed, JudgeOp
     o.seed = static_cast<std::uint64_t>(seed);
 }
 
+// A solution is read (hashed, compiled) only when it is a regular file: a FIFO would block
+// the read, a device would never end.
+void check_solution_file(const std::string &path) {
+    std::error_code ec;
+    const auto status = fs::status(path, ec);
+    if (ec) throw UsageError(escape_for_terminal(path) + ": no such file");
+    if (fs::is_directory(status)) throw UsageError(escape_for_terminal(path) + ": is a folder, not a solution file");
+    if (!fs::is_regular_file(status))
+        throw UsageError(escape_for_terminal(path) + ": not a regular file (a FIFO, socket or device); a solution is a "
+                                                     ".cu file");
+    if (const auto why = why_not_a_solution_file(path)) throw UsageError(escape_for_terminal(path) + ": " + *why);
+}
+
+// The same file named by two report options would be written twice, the second over the first.
+void check_report_paths_differ(const JudgeOptions &o) {
+    const std::vector<std::pair<std::string, std::string>> reports = {
+        {"--json", o.json_path}, {"--junit", o.junit_path}, {"--plot", o.plot_path}};
+    const auto same_file = [](const std::string &a, const std::string &b) {
+        std::error_code ec;
+        if (fs::equivalent(a, b, ec)) return true;
+        return fs::weakly_canonical(fs::absolute(a), ec) == fs::weakly_canonical(fs::absolute(b), ec);
+    };
+    for (std::size_t i = 0; i < reports.size(); ++i)
+        for (std::size_t j = i + 1; j < reports.size(); ++j)
+            if (!reports[i].second.empty() && !reports[j].second.empty() &&
+                same_file(reports[i].second, reports[j].second))
+                throw UsageError(reports[i].first + " and " + reports[j].first + " name the same file " +
+                                 escape_for_terminal(reports[j].second) + ": conflicting options");
+}
+
 void check_paths(JudgeOptions &o) {
     const bool judged = o.mode.empty() || o.mode == "rank";
     if (judged && !o.solution.empty() && fs::path(o.solution).extension() != ".cu")
-        throw UsageError(o.solution + ": a solution is a CUDA source file ending in .cu");
-    if (judged && !o.solution.empty())
-        if (const auto why = why_not_a_solution_file(o.solution)) throw UsageError(o.solution + ": " + *why);
+        throw UsageError(escape_for_terminal(o.solution) + ": a solution is a CUDA source file ending in .cu");
+    if (judged && !o.solution.empty()) check_solution_file(o.solution);
     if (o.mode == "compare")
         for (const std::string &side : {o.solution, o.other}) {
             const auto extension = fs::path(side).extension();
@@ -194,23 +264,25 @@ void check_paths(JudgeOptions &o) {
                 continue;
             }
             if (extension != ".cu" && extension != ".json")
-                throw UsageError(side + ": compare takes two .cu solutions, two JSON reports or two history #IDs");
-            if (!fs::is_regular_file(side)) throw UsageError(side + ": no such file");
-            if (extension == ".cu")
-                if (const auto why = why_not_a_solution_file(side)) throw UsageError(side + ": " + *why);
+                throw UsageError(escape_for_terminal(side) +
+                                 ": compare takes two .cu solutions, two JSON reports or two history #IDs");
+            check_solution_file(side);
         }
     if (!o.plot_path.empty()) {
         const auto extension = fs::path(o.plot_path).extension();
         if (extension != ".png" && extension != ".svg")
-            throw UsageError("--plot " + o.plot_path + ": expected .png or .svg");
-        if (const auto why = why_not_writable(o.plot_path)) throw UsageError("--plot " + o.plot_path + ": " + *why);
+            throw UsageError("--plot " + escape_for_terminal(o.plot_path) + ": expected .png or .svg");
     }
-    if (!o.json_path.empty())
-        if (const auto why = why_not_writable(o.json_path)) throw UsageError("--json " + o.json_path + ": " + *why);
-    if (!o.junit_path.empty())
-        if (const auto why = why_not_writable(o.junit_path)) throw UsageError("--junit " + o.junit_path + ": " + *why);
+    for (const auto &[option, path] : {std::pair<const char *, const std::string &>{"--plot", o.plot_path},
+                                       {"--json", o.json_path},
+                                       {"--junit", o.junit_path}})
+        if (!path.empty())
+            if (const auto why = why_not_writable(path))
+                throw UsageError(std::string(option) + " " + escape_for_terminal(path) + ": " + *why);
+    check_report_paths_differ(o);
     if (!o.arch.empty() && !is_target_name(o.arch))
-        throw UsageError("--arch " + o.arch + ": expected a GPU target such as sm_90, sm_90a or sm_100f");
+        throw UsageError("--arch " + escape_for_terminal(o.arch) +
+                         ": expected a GPU target such as sm_90, sm_90a or sm_100f");
     for (auto &dir : o.include_dirs) dir = fs::absolute(dir).lexically_normal().string();
 }
 
@@ -249,7 +321,7 @@ std::variant<JudgeOptions, int> parse_command_line(int argc, const char *const *
                  "  extern \"C\" void solve(const float *A, const float *B, float *C, int M, int N, int K)\n"
                  "with device pointers, row-major A (M×N), B (N×K), C (M×K).",
                  "judge"};
-    app.footer(exit_status_text);
+    app.formatter(wrapping_formatter(help_width())); // before the subcommands, which inherit it
     app.set_version_flag("--version", "gemm-judge " + defaults.version);
     app.add_option("solution", o.solution, "the .cu file to judge")->check(CLI::ExistingFile);
     auto *case_option = app.add_option("--case", o.cases,
@@ -267,15 +339,17 @@ std::variant<JudgeOptions, int> parse_command_line(int argc, const char *const *
         ->capture_default_str();
     auto *shape_option =
         app.add_option("--shape", shape, "judge one generated case of this shape instead of the suite, e.g. 17x33x5");
-    app.add_option("--seed", seed, "the seed of --shape and --stress, from 0 to 2^59 - 1")->capture_default_str();
+    app.add_option("--seed", seed, "the seed of --shape and --stress, from 0 to 2^59 - 1")
+        ->check(whole_number())
+        ->capture_default_str();
     app.add_option("--data", o.data, "the distribution of --shape and --stress (as in a .case file's data line)")
         ->capture_default_str();
     auto *stress_option = app.add_option("--stress", o.stress,
                                          "judge this many random shapes (odd sizes weighted heavily); stops at "
                                          "the first failure and shrinks it")
-                              ->check(CLI::Range(1, 1000000));
+                              ->check(number_in(1, 1000000, "a number of shapes", true));
     app.add_option("--stress-max", o.stress_max_size, "the largest dimension --stress draws")
-        ->check(CLI::Range(1, 8192))
+        ->check(number_in(1, 8192, "a size", true))
         ->capture_default_str()
         ->needs(stress_option);
     app.add_flag("!--no-shrink", o.shrink, "do not search for the smallest failing shape after a WA or RE");
@@ -292,7 +366,7 @@ std::variant<JudgeOptions, int> parse_command_line(int argc, const char *const *
     app.add_option("--json", o.json_path, "also write every figure, the GPU, driver and clocks to this JSON file");
     app.add_option("--junit", o.junit_path, "also write the verdicts as a JUnit XML file, for CI systems");
     app.add_option("--time-budget", o.time_budget_s, "seconds of timed calls per case (at least 5 calls)")
-        ->check(CLI::Range(0.0, 60.0))
+        ->check(number_in(0.0, 60.0, "a number of seconds"))
         ->capture_default_str();
     app.add_option("--baseline", o.baseline, "time cuBLAS SGEMM on the same inputs: perf (perf cases), all, none")
         ->check(CLI::IsMember({"perf", "all", "none"}))
@@ -332,6 +406,7 @@ std::variant<JudgeOptions, int> parse_command_line(int argc, const char *const *
                    "SQLite database is refused")
         ->envname("GEMM_JUDGE_HISTORY");
     app.add_flag("!--no-history", o.record_history, "do not record this run in the history");
+    app.footer(exit_status_text); // after the subcommands: only the main help has it
     try {
         app.parse(argc, argv);
         if (o.case_command->action.empty()) o.case_command.reset();
@@ -339,7 +414,11 @@ std::variant<JudgeOptions, int> parse_command_line(int argc, const char *const *
         if (o.solution.empty() && !o.list && !o.case_command && o.cache_command.empty() && o.mode.empty())
             throw CLI::RequiredError("solution");
     } catch (const CLI::ParseError &e) {
-        const int status = app.exit(e);
+        // CLI11's messages quote the command line (a file name with an escape sequence in it).
+        std::ostringstream out, err;
+        const int status = app.exit(e, out, err);
+        std::cout << escape_for_terminal(out.str(), true) << std::flush;
+        std::cerr << escape_for_terminal(err.str(), true) << std::flush;
         return status == 0 ? 0 : exit_status::usage;
     }
     try {

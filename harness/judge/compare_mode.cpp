@@ -1,6 +1,7 @@
 #include "core/errors.hpp"
 #include "core/significance.hpp"
 #include "core/stats.hpp"
+#include "core/terminal_text.hpp"
 #include "core/text.hpp"
 #include "judge/case_policy.hpp"
 #include "judge/history.hpp"
@@ -243,7 +244,7 @@ int compare(const JudgeOptions &o) {
         return exit_status::usage;
     }
     std::string text = formatted("%-28s %12s %12s %9s  ", "case", "old GFLOP/s", "new GFLOP/s", "new/old") +
-                       padded("99% interval", 14) + formatted("%9s  %s\n", "p-value", "verdict");
+                       pad_to_width("99% interval", 14) + formatted("%9s  %s\n", "p-value", "verdict");
     nlohmann::json shapes = nlohmann::json::array();
     for (const auto &r : rows) {
         const double flops = flop_count(r.M, r.N, r.K);
@@ -252,7 +253,7 @@ int compare(const JudgeOptions &o) {
                                                     : "new is slower";
         text += formatted("%-28s %12.1f %12.1f %8.3f×  ", r.name.c_str(), gflops(flops, r.old_ms),
                           gflops(flops, r.new_ms), r.speedup.ratio) +
-                padded(formatted("%.3f–%.3f", r.speedup.low, r.speedup.high), 14) +
+                pad_to_width(formatted("%.3f–%.3f", r.speedup.low, r.speedup.high), 14) +
                 formatted("%9.2g  %s\n", r.p_value, verdict);
         shapes.push_back({{"name", r.name},
                           {"M", r.M},

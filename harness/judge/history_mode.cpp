@@ -1,3 +1,4 @@
+#include "core/terminal_text.hpp"
 #include "core/text.hpp"
 #include "core/verdict.hpp"
 #include "judge/history.hpp"
@@ -113,7 +114,7 @@ int show_history(const JudgeOptions &o) {
             const std::string shown = shown_score(a);
             text += formatted("%-5lld %-20s %-6s %-22s %-20s %-7s %s %-28s %s\n", a.id, a.time_utc.c_str(),
                               a.mode.c_str(), a.solution_name.substr(0, 22).c_str(), a.gpu_name.substr(0, 20).c_str(),
-                              a.worst_verdict.c_str(), padded(shown, 21).c_str(), previous.c_str(), best.c_str());
+                              a.worst_verdict.c_str(), pad_to_width(shown, 21).c_str(), previous.c_str(), best.c_str());
         }
         text += "score: the geometric mean of cuBLAS time / yours (×) over the cases timed against cuBLAS: the "
                 "ranked set in a rank run, the perf cases (or --baseline's) in a judge run, counted; - when none "

@@ -96,13 +96,13 @@ int main(int argc, char **argv) {
         if (options.mode == "leaderboard") return show_leaderboard(options);
         return judge(options);
     } catch (const UsageError &e) {
-        std::cerr << "judge: " << e.what() << "\n";
+        std::cerr << "judge: " << escape_for_terminal(e.what(), true) << "\n";
         return exit_status::usage;
     } catch (const SetupError &e) {
-        std::cerr << "judge: setup: " << e.what() << "\n";
+        std::cerr << "judge: setup: " << escape_for_terminal(e.what(), true) << "\n";
         return exit_status::setup;
     } catch (const std::exception &e) {
-        std::cerr << "judge: JE: internal error: " << e.what() << "\n";
+        std::cerr << "judge: JE: internal error: " << escape_for_terminal(e.what(), true) << "\n";
         return exit_status::judge_error;
     }
 }

@@ -13,7 +13,7 @@ std::string scripts_dir() {
 
 std::string draw_plot(const nlohmann::json &figures, const std::string &output) {
     const std::string data = output + ".json";
-    std::ofstream(data) << figures.dump(2) << "\n";
+    std::ofstream(data) << figures.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
     const auto run = run_captured({"python3", scripts_dir() + "/plot.py", data, output});
     if (!run.started) return "cannot run python3 for the plot";
     if (run.exit_code != 0) return "scripts/plot.py failed: " + run.output;

@@ -2,14 +2,19 @@
 #include "channel/protocol.hpp"
 #include "core/check.hpp"
 #include "core/stats.hpp"
+#include "core/terminal_text.hpp"
 #include "core/text.hpp"
 
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
+#include <cstring>
 #include <filesystem>
+#include <fmt/color.h>
 #include <map>
 #include <sstream>
+#include <unistd.h>
 
 namespace gemm {
 
@@ -20,9 +25,28 @@ std::string shape(const CaseResult &r) {
 }
 
 // printf pads by bytes; "×" is two bytes but one column.
-std::string pad(const std::string &text, std::size_t width) {
+std::string pad(const std::string &text, std::size_t width) { return pad_to_width(text, width); }
+
+std::string escaped(const std::string &text) { return escape_for_terminal(text, true); }
+
+fmt::text_style verdict_style(Verdict v) {
+    using fmt::terminal_color;
+    switch (v) {
+    case Verdict::AC: return fmt::fg(terminal_color::green) | fmt::emphasis::bold;
+    case Verdict::WA: return fmt::fg(terminal_color::red) | fmt::emphasis::bold;
+    case Verdict::TLE: return fmt::fg(terminal_color::yellow) | fmt::emphasis::bold;
+    case Verdict::RE: return fmt::fg(terminal_color::magenta) | fmt::emphasis::bold;
+    case Verdict::CE: return fmt::fg(terminal_color::yellow);
+    case Verdict::JE: return fmt::fg(terminal_color::cyan) | fmt::emphasis::bold;
+    }
+    return {};
+}
+
+// `text` in v's colour, padded to `width` columns by its plain width.
+std::string styled_cell(Verdict v, const std::string &text, std::size_t width, bool colour) {
     const std::size_t columns = display_width(text);
-    return text + std::string(width > columns ? width - columns : 1, ' ');
+    return (colour ? fmt::format(verdict_style(v), "{}", text) : text) +
+           std::string(width > columns ? width - columns : 1, ' ');
 }
 
 std::string indented_tail(const std::string &tail, int max_lines) {
@@ -31,11 +55,21 @@ std::string indented_tail(const std::string &tail, int max_lines) {
     for (std::string line; std::getline(in, line);) lines.push_back(line);
     const std::size_t first = lines.size() > std::size_t(max_lines) ? lines.size() - max_lines : 0;
     std::string out;
-    for (std::size_t i = first; i < lines.size(); ++i) out += "      | " + lines[i] + "\n";
+    for (std::size_t i = first; i < lines.size(); ++i) out += "      | " + escape_for_terminal(lines[i]) + "\n";
     return out;
 }
 
 } // namespace
+
+std::string styled_verdict(Verdict v, bool colour) {
+    return colour ? fmt::format(verdict_style(v), "{}", verdict_name(v)) : std::string(verdict_name(v));
+}
+
+bool terminal_wants_colour(int fd) {
+    const char *no_colour = std::getenv("NO_COLOR");
+    const char *term = std::getenv("TERM");
+    return isatty(fd) && !(no_colour && *no_colour) && !(term && std::strcmp(term, "dumb") == 0);
+}
 
 std::string format_duration_ms(double ms) {
     // Thresholds on the rounded value, so 999.6 ms reads "1 s" and 0.9996 ms "1 ms".
@@ -62,8 +96,9 @@ std::string format_device(const DeviceInfo &d) {
 std::string format_header(const RunContext &run) {
     const std::string file = std::filesystem::path(run.solution).filename().string();
     std::string compiled = run.compile.cached ? "(cached build)" : formatted("in %.1f s", run.compile.seconds);
-    return file + "  compiled for " + (run.arch.empty() ? "nvcc's default target" : run.arch) + " (" + run.device.name +
-           ") " + compiled + "\nGPU: " + format_device(run.device) + "\n";
+    return escape_for_terminal(file + "  compiled for " + (run.arch.empty() ? "nvcc's default target" : run.arch) +
+                               " (" + run.device.name + ") " + compiled) +
+           "\nGPU: " + escape_for_terminal(format_device(run.device)) + "\n";
 }
 
 std::string format_column_titles() {
@@ -71,9 +106,10 @@ std::string format_column_titles() {
            pad("GFLOP/s", 10) + "vs cuBLAS\n";
 }
 
-std::string format_row(const CaseResult &r, bool show_output) {
+std::string format_row(const CaseResult &r, bool show_output, bool colour) {
     const double ratio = error_over_bound(r);
-    std::string row = pad(r.name, 30) + pad(shape(r), 20) + pad(verdict_name(r.verdict), 9) +
+    std::string row = pad(escape_for_terminal(r.name), 30) + pad(shape(r), 20) +
+                      styled_cell(r.verdict, verdict_name(r.verdict), 9, colour) +
                       pad(ratio < 0               ? "-"
                           : !std::isfinite(ratio) ? "inf"
                           : ratio < 1000          ? formatted("%.2f", ratio)
@@ -85,7 +121,7 @@ std::string format_row(const CaseResult &r, bool show_output) {
         if (r.baseline) row += formatted("%.0f%%", 100.0 * r.baseline->stats.median_ms / ms);
     }
     row += "\n";
-    if (r.verdict != Verdict::AC) row += "      " + r.detail + "\n";
+    if (r.verdict != Verdict::AC) row += "      " + escaped(r.detail) + "\n";
     if (!r.output_tail.empty()) {
         if (show_output)
             row += indented_tail(r.output_tail, 20);
@@ -115,13 +151,13 @@ Verdict worst_verdict(const std::vector<CaseResult> &results) {
     return worst;
 }
 
-std::string format_summary(const std::vector<CaseResult> &results, int exit_status) {
+std::string format_summary(const std::vector<CaseResult> &results, int exit_status, bool colour) {
     std::map<Verdict, int> counts;
     for (const auto &r : results) ++counts[r.verdict];
     std::string text = std::to_string(counts[Verdict::AC]) + "/" + std::to_string(results.size()) + " AC";
     for (Verdict v : {Verdict::WA, Verdict::TLE, Verdict::RE, Verdict::CE, Verdict::JE})
         if (counts[v] > 0) text += ", " + std::to_string(counts[v]) + " " + verdict_name(v);
-    return pad(text, 60) + "exit " + std::to_string(exit_status) + "\n";
+    return styled_cell(worst_verdict(results), text, 60, colour) + "exit " + std::to_string(exit_status) + "\n";
 }
 
 std::string format_verification(const std::vector<CaseResult> &results) {
@@ -169,25 +205,38 @@ nlohmann::json report_json(const RunContext &run, const std::vector<CaseResult> 
     }
     std::map<std::string, int> counts;
     for (const auto &r : results) ++counts[verdict_name(r.verdict)];
-    return {{"solution", run.solution},
-            {"compile",
-             {{"arch", run.arch},
-              {"cached", run.compile.cached},
-              {"seconds", run.compile.seconds},
-              {"command", run.compile.command},
-              {"library", run.compile.library}}},
-            {"device", run.device},
-            {"bounds",
-             {{"unit_roundoff", fp32_unit_roundoff},
-              {"elementwise", "2·γ_N·(|A||B|)ij"},
-              {"normwise", "4·u·√N"},
-              {"timed_calls", "Freivalds: |(C·x − A·(B·x))i| ≤ 2·γ_N·(|A|·(|B|·|x|))i·(1+2g) + 2g·((|A|·(|B|·|x|))i + "
-                              "(|C|·|x|)i), g = γ64_(N+K+2), for 2 random x ∈ {±1}^K; 1024 sampled elements held to "
-                              "the elementwise bound, their normwise error to 3× the normwise bound"}}},
-            {"time_budget_s", run.time_budget_s},
-            {"cases", cases},
-            {"summary",
-             {{"counts", counts}, {"worst", verdict_name(worst_verdict(results))}, {"exit_status", exit_status}}}};
+    return made_valid_utf8(
+        {{"solution", run.solution},
+         {"compile",
+          {{"arch", run.arch},
+           {"cached", run.compile.cached},
+           {"seconds", run.compile.seconds},
+           {"command", run.compile.command},
+           {"library", run.compile.library}}},
+         {"device", run.device},
+         {"bounds",
+          {{"unit_roundoff", fp32_unit_roundoff},
+           {"elementwise", "2·γ_N·(|A||B|)ij"},
+           {"normwise", "4·u·√N"},
+           {"timed_calls", "Freivalds: |(C·x − A·(B·x))i| ≤ 2·γ_N·(|A|·(|B|·|x|))i·(1+2g) + 2g·((|A|·(|B|·|x|))i + "
+                           "(|C|·|x|)i), g = γ64_(N+K+2), for 2 random x ∈ {±1}^K; 1024 sampled elements held to "
+                           "the elementwise bound, their normwise error to 3× the normwise bound"}}},
+         {"time_budget_s", run.time_budget_s},
+         {"cases", cases},
+         {"summary",
+          {{"counts", counts}, {"worst", verdict_name(worst_verdict(results))}, {"exit_status", exit_status}}}});
+}
+
+nlohmann::json made_valid_utf8(nlohmann::json value) {
+    if (value.is_string()) return valid_utf8(value.get_ref<const std::string &>());
+    if (value.is_array()) {
+        for (auto &element : value) element = made_valid_utf8(std::move(element));
+        return value;
+    }
+    if (!value.is_object()) return value;
+    nlohmann::json out = nlohmann::json::object();
+    for (auto &[key, element] : value.items()) out[valid_utf8(key)] = made_valid_utf8(std::move(element));
+    return out;
 }
 
 } // namespace gemm

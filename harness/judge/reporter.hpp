@@ -9,6 +9,7 @@
 
 #include <memory>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <ostream>
 #include <string>
 #include <vector>
@@ -32,7 +33,10 @@ class Reporter {
     virtual void run_finished(const RunContext &, const std::vector<CaseResult> &, int) {}
 };
 
-// Forwards every event to each reporter it holds.
+// Forwards every event to each reporter it holds. A finding's value is made valid UTF-8
+// first (made_valid_utf8), so every JSON it reaches can be written. When a reporter cannot
+// write its file, the others still run; then run_finished throws SetupError naming every
+// file that failed (exit status 7).
 class Reporters : public Reporter {
   public:
     void add(std::unique_ptr<Reporter> reporter) { all_.push_back(std::move(reporter)); }
@@ -48,10 +52,12 @@ class Reporters : public Reporter {
     std::vector<std::unique_ptr<Reporter>> all_;
 };
 
-// The terminal table (judge/report.hpp formats its rows).
+// The terminal table (judge/report.hpp formats its rows). Everything it prints is escaped
+// for the terminal; verdicts are in colour when `colour`, by default when `out` is std::cout
+// and stdout is a terminal that wants colour (terminal_wants_colour).
 class ConsoleReporter : public Reporter {
   public:
-    ConsoleReporter(std::ostream &out, bool show_output) : out_(out), show_output_(show_output) {}
+    ConsoleReporter(std::ostream &out, bool show_output, std::optional<bool> colour = std::nullopt);
     void run_started(const RunContext &run) override;
     void compile_failed(const RunContext &run, const std::string &message) override;
     void note(const std::string &text) override;
@@ -63,9 +69,11 @@ class ConsoleReporter : public Reporter {
   private:
     std::ostream &out_;
     bool show_output_;
+    bool colour_;
 };
 
-// --json FILE: report_json() with every finding, written when the run ends.
+// --json FILE: report_json() with every finding, written when the run ends; a file that
+// cannot be written is a SetupError naming it.
 class JsonReporter : public Reporter {
   public:
     explicit JsonReporter(std::string path) : path_(std::move(path)) {}
@@ -78,17 +86,22 @@ class JsonReporter : public Reporter {
 };
 
 // --junit FILE: one <testcase> per case, a <failure> for WA and TLE, an <error> for RE,
-// CE and JE, so a CI system shows the judge's verdicts as test results.
+// CE and JE, so a CI system shows the judge's verdicts as test results. A run without a
+// GPU is one <testcase> with an <error> saying so, never an empty (passing) suite.
 class JUnitReporter : public Reporter {
   public:
     explicit JUnitReporter(std::string path) : path_(std::move(path)) {}
+    void finding(const std::string &key, const nlohmann::json &value, const std::string &text) override;
     void run_finished(const RunContext &run, const std::vector<CaseResult> &results, int exit_status) override;
 
   private:
     std::string path_;
+    std::string no_gpu_; // why there was no GPU, when there was none
 };
 
-// The JUnit XML of a run (what JUnitReporter writes).
-std::string junit_xml(const RunContext &run, const std::vector<CaseResult> &results);
+// The JUnit XML of a run (what JUnitReporter writes), well-formed whatever the names and
+// messages hold (pugixml; control bytes and bytes that are not UTF-8 escaped as `\xHH`).
+// `no_gpu`: why nothing ran, when no GPU was there.
+std::string junit_xml(const RunContext &run, const std::vector<CaseResult> &results, const std::string &no_gpu = "");
 
 } // namespace gemm

@@ -146,6 +146,7 @@ std::optional<int> Session::prepare(const std::vector<TestCase> &cases, std::uni
         }
     context.device = probe(referee);
     context.arch = choose_target(o.arch, context.device, o.nvcc);
+    if (isatty(STDERR_FILENO)) std::cerr << "compiling " << escape_for_terminal(context.solution) << "…\n";
     context.compile =
         compile_solution(context.solution, CompileOptions{o.nvcc, context.arch, o.cache_dir, include_dirs(o), {},
                                                           {o.compile_timeout_s, o.compile_memory_gib}});

@@ -377,7 +377,7 @@ TEST_CASE("case validate reports an expected C that disagrees with A·B, and unr
     REQUIRE(problems.size() == 1);
     CHECK(starts_with(problems[0], wrong + ":8: expected C at row 0, col 1 is 9 but A·B is 8"));
     CHECK(validate_path(dir.at("nothing.case"), dir.str()) ==
-          std::vector<std::string>{dir.at("nothing.case") + ":0: cannot be read"});
+          std::vector<std::string>{dir.at("nothing.case") + ":0: cannot be read: No such file or directory"});
     fs::create_directories(dir.path / "empty");
     CHECK(validate_path(dir.at("empty"), dir.str()) ==
           std::vector<std::string>{dir.at("empty") + ":0: holds no *.case files"});

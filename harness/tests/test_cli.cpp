@@ -1,16 +1,23 @@
 // The command line of ./judge and the --case selector.
 #include <doctest/doctest.h>
 
+#include "core/terminal_text.hpp"
 #include "core/testcase.hpp"
 #include "judge/cli.hpp"
+#include "test_support.hpp"
 
+#include <cstdlib>
+#include <filesystem>
 #include <iostream>
 #include <sstream>
 #include <string>
+#include <sys/stat.h>
 #include <variant>
 #include <vector>
 
 using namespace gemm;
+using gemm::test::TempFolder;
+namespace fs = std::filesystem;
 
 namespace {
 
@@ -150,6 +157,126 @@ TEST_CASE("a time budget outside 0 to 60 seconds is a usage error") {
         REQUIRE(std::holds_alternative<int>(p.result));
         CHECK(std::get<int>(p.result) == 64);
     }
+}
+
+TEST_CASE("a number option's bad value is refused in the option's own terms") {
+    const std::vector<std::pair<std::vector<std::string>, std::string>> cases = {
+        {{solution, "--time-budget", "abc"}, "--time-budget: 'abc' is not a number of seconds (0 to 60)"},
+        {{solution, "--time-budget", "61"}, "--time-budget: 61 is not in the range 0 to 60"},
+        {{solution, "--stress", "2.5"}, "--stress: '2.5' is not a number of shapes (1 to 1000000)"},
+        {{"rank", solution, "--spread-target", "tight"}, "--spread-target: 'tight' is not a fraction (0.0001 to 1)"},
+        {{solution, "--shape", "3x3x3", "--seed", "seven"},
+         "--seed: 'seven' is not a seed (a whole number from 0 to 2^59 - 1)"},
+        {{solution, "--shape", "3x3x3", "--seed", "-5"}, "--seed -5: seed must be between 0 and 2^59 - 1"},
+    };
+    for (const auto &[args, message] : cases) {
+        const auto p = parse(args);
+        CAPTURE(p.err);
+        REQUIRE(std::holds_alternative<int>(p.result));
+        CHECK(std::get<int>(p.result) == 64);
+        CHECK(contains(p.err, message));
+        CHECK_FALSE(contains(p.err, ".000000")); // not CLI11's "Value abc not in range 0.000000 to 60.000000"
+    }
+}
+
+TEST_CASE("case new keeps a negative seed negative, for the parser to refuse as written") {
+    const auto p = parse({"case", "new", "secret/x", "--shape", "1", "1", "1", "--seed", "-5"});
+    REQUIRE(std::holds_alternative<JudgeOptions>(p.result));
+    CHECK(std::get<JudgeOptions>(p.result).case_command->seed == -5);
+}
+
+namespace {
+
+// Every line of the text, for width checks.
+std::vector<std::string> lines_of(const std::string &text) {
+    std::vector<std::string> lines;
+    std::istringstream in(text);
+    for (std::string line; std::getline(in, line);) lines.push_back(line);
+    return lines;
+}
+
+std::size_t occurrences(const std::string &text, const std::string &part) {
+    std::size_t count = 0;
+    for (auto at = text.find(part); at != std::string::npos; at = text.find(part, at + 1)) ++count;
+    return count;
+}
+
+// --help under COLUMNS=columns.
+Parsed help_at(const char *columns, std::vector<std::string> args) {
+    setenv("COLUMNS", columns, 1);
+    auto p = parse(std::move(args));
+    unsetenv("COLUMNS");
+    return p;
+}
+
+} // namespace
+
+TEST_CASE("--help fits the terminal's width ($COLUMNS), 80 columns by default") {
+    for (const char *columns : {"60", "80"}) {
+        const auto p = help_at(columns, {"--help"});
+        CAPTURE(columns);
+        for (const auto &line : lines_of(p.out)) {
+            CAPTURE(line);
+            CHECK(display_width(line) <= std::size_t(std::atoi(columns)));
+        }
+        CHECK(lines_of(p.out).size() > 40);
+    }
+    unsetenv("COLUMNS");
+    for (const auto &line : lines_of(parse({"--help"}).out)) CHECK(display_width(line) <= 80); // not a terminal
+}
+
+TEST_CASE("the exit statuses are explained once, on the main help only") {
+    CHECK(occurrences(help_at("80", {"--help"}).out, "Exit status") == 1);
+    for (const std::vector<std::string> &sub : std::vector<std::vector<std::string>>{{"case", "new", "--help"},
+                                                                                     {"case", "validate", "--help"},
+                                                                                     {"rank", "--help"},
+                                                                                     {"compare", "--help"},
+                                                                                     {"history", "--help"},
+                                                                                     {"cache", "info", "--help"}}) {
+        const auto p = help_at("80", sub);
+        CAPTURE(sub.at(0));
+        CHECK(std::get<int>(p.result) == 0);
+        CHECK_FALSE(contains(p.out, "Exit status"));
+    }
+    CHECK(contains(help_at("80", {"rank", "--help"}).out, "FP32 peak")); // its own footer stays
+}
+
+TEST_CASE("a solution path that is not a regular file is refused before it is read") {
+    TempFolder folder;
+    const std::string fifo = folder.at("pipe.cu");
+    REQUIRE(mkfifo(fifo.c_str(), 0600) == 0);
+    fs::create_directories(folder.at("folder.cu"));
+    for (const auto &[path, why] :
+         std::vector<std::pair<std::string, std::string>>{{fifo, "not a regular file"}, {folder.at("folder.cu"), ""}}) {
+        for (const std::vector<std::string> &args : {std::vector<std::string>{path}, {"rank", path}}) {
+            const auto p = parse(args);
+            CAPTURE(p.err);
+            REQUIRE(std::holds_alternative<int>(p.result));
+            CHECK(std::get<int>(p.result) == 64);
+            CHECK(contains(p.err, why));
+        }
+    }
+}
+
+TEST_CASE("two report options naming the same file conflict") {
+    TempFolder folder;
+    const std::string report = folder.at("report.xml");
+    const std::vector<std::vector<std::string>> conflicts = {
+        {solution, "--json", report, "--junit", report},
+        {solution, "--json", report, "--junit", folder.at("./sub/../report.xml")},
+        {"rank", solution, "--json", folder.at("plot.png"), "--plot", folder.at("plot.png")},
+    };
+    fs::create_directories(folder.at("sub"));
+    for (const auto &args : conflicts) {
+        const auto p = parse(args);
+        CAPTURE(p.err);
+        REQUIRE(std::holds_alternative<int>(p.result));
+        CHECK(std::get<int>(p.result) == 64);
+        CHECK(contains(p.err, "name the same file"));
+        CHECK(contains(p.err, "conflicting options"));
+    }
+    CHECK(std::holds_alternative<JudgeOptions>(
+        parse({solution, "--json", folder.at("a.json"), "--junit", folder.at("a.xml")}).result));
 }
 
 TEST_CASE("an unknown option is a usage error") {

@@ -274,9 +274,10 @@ TEST_CASE("JUnit output has a testcase per case, failures for WA and TLE, errors
     results[2].verdict = Verdict::RE;
     const std::string xml = junit_xml(run, results);
     CHECK(contains(xml, "tests=\"3\" failures=\"1\" errors=\"1\""));
-    CHECK(contains(xml, "<testcase classname=\"sol.cu\" name=\"sample/a\" time=\"0.000000\"/>"));
-    CHECK(contains(xml, "name=\"secret/b&lt;1&gt;\""));
-    CHECK(contains(xml, "<failure type=\"WA\" message=\"WA\">3 of 9 elements &quot;wrong&quot; &amp; more</failure>"));
+    CHECK(contains(xml, "<testcase classname=\"sol.cu\" name=\"sample/a\" time=\"0.000\" />"));
+    CHECK(contains(xml, "name=\"secret/b&lt;1>\""));
+    CHECK(contains(xml, "<failure type=\"WA\" message=\"WA: 3 of 9 elements &quot;wrong&quot; &amp; more\">3 of 9 "
+                        "elements \"wrong\" &amp; more</failure>"));
     CHECK(contains(xml, "<error type=\"RE\""));
 }
 

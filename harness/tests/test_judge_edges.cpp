@@ -1,14 +1,20 @@
 // ./judge at its edges, end to end, without a GPU: whose fault each exit status says, bad
 // and invisible input in testcase files, the compile cache seen from the command line, and
 // the checkout's own suite. With a GPU the solutions here are judged on one sample case.
+#include "core/terminal_text.hpp"
 #include "judge/process.hpp"
 #include "test_support.hpp"
 
+#include <algorithm>
 #include <doctest/doctest.h>
+#include <fcntl.h>
 #include <filesystem>
 #include <nlohmann/json.hpp>
+#include <pugixml.hpp>
 #include <regex>
 #include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 using namespace gemm;
 using gemm::test::contains;
@@ -243,4 +249,224 @@ TEST_CASE("--help's examples name cases that exist") {
     for (std::sregex_iterator m(help.output.begin(), help.output.end(), last_part), end; m != end; ++m, ++named)
         CHECK_MESSAGE(fs::exists(suite + "secret/" + (*m)[1].str() + ".case"), (*m)[1].str());
     CHECK(named >= 2);
+}
+
+// ---- A newcomer's first hour: reports, names and messages from outside ----------------
+
+namespace {
+
+// An nvcc stand-in: `--version` works; every compile prints `message` (bytes as printf
+// writes them from octal escapes) and fails.
+std::string failing_nvcc(const TempFolder &folder, const std::string &printf_message) {
+    const auto path =
+        folder.write("bin/nvcc", "#!/bin/sh\n"
+                                 "case \"$1\" in --version) echo 'Cuda compilation tools, fake'; exit 0;; "
+                                 "esac\n"
+                                 "printf '" +
+                                     printf_message + "' >&2\nexit 1\n");
+    chmod(path.c_str(), 0755);
+    return path;
+}
+
+// An nvcc stand-in that builds a library with an empty solve() from the host compiler.
+std::string building_nvcc(const TempFolder &folder) {
+    const auto path = folder.write(
+        "bin/nvcc",
+        "#!/bin/sh\n"
+        "case \"$1\" in --version) echo 'Cuda compilation tools, fake'; exit 0;; --list-gpu-code) exit 1;; esac\n"
+        "out='' deps='' source=''\n"
+        "while [ $# -gt 0 ]; do case \"$1\" in -o) out=\"$2\"; shift;; -MF) deps=\"$2\"; shift;; *.cu) source=\"$1\";; "
+        "esac; shift; done\n"
+        "[ -n \"$deps\" ] && echo \"$out: $source\" >\"$deps\"\n"
+        "echo 'extern \"C\" void solve(const float *, const float *, float *, int, int, int) {}' |\n"
+        "    c++ -shared -fPIC -x c++ - -o \"$out\"\n");
+    chmod(path.c_str(), 0755);
+    return path;
+}
+
+// A solution, a report folder and a fake nvcc: the judge on one sample case, no history.
+std::vector<std::string> judged(const TempFolder &folder, const std::string &solution, const std::string &nvcc,
+                                std::vector<std::string> more = {}) {
+    std::vector<std::string> args = quick({solution, "--nvcc", nvcc, "--no-history"}, folder);
+    args.insert(args.end(), more.begin(), more.end());
+    return args;
+}
+
+// No control byte but tab, newline and carriage return, valid UTF-8, and pugixml parses it.
+void check_well_formed_xml(const std::string &xml) {
+    CAPTURE(xml);
+    CHECK_FALSE(xml.empty());
+    CHECK(std::all_of(xml.begin(), xml.end(),
+                      [](unsigned char c) { return c >= 0x20 || c == '\t' || c == '\n' || c == '\r'; }));
+    CHECK(valid_utf8(xml) == xml);
+    pugi::xml_document doc;
+    CHECK(doc.load_string(xml.c_str()));
+}
+
+} // namespace
+
+TEST_CASE("a compiler message that is not UTF-8 still gives a JSON report and a well-formed JUnit file") {
+    TempFolder folder;
+    const auto solution = folder.write("sol.cu", read_text(naive));
+    const auto nvcc = failing_nvcc(folder, "sol.cu(1): error: #error caf\\351 \\033[31mred\\001\\n");
+    const auto run =
+        judge(judged(folder, solution, nvcc, {"--json", folder.at("r.json"), "--junit", folder.at("r.xml")}));
+    CAPTURE(run.output);
+    CHECK(run.status == 4);
+    CHECK_FALSE(contains(run.output, "internal error"));
+    CHECK(contains(run.output, "#error caf\\xe9 \\x1b[31mred\\x01")); // escaped on the console
+    CHECK_FALSE(contains(run.output, "\x1b"));
+    const auto report = nlohmann::json::parse(read_text(folder.at("r.json")));
+    CHECK(report.at("summary").at("worst") == "CE");
+    CHECK(contains(report.at("cases")[0].at("detail").get<std::string>(), "#error caf\xef\xbf\xbd \x1b[31mred\x01"));
+    const std::string xml = read_text(folder.at("r.xml"));
+    check_well_formed_xml(xml);
+    CHECK(contains(xml, "#error caf\\xe9 \\x1b[31mred\\x01"));
+}
+
+TEST_CASE("a report that cannot be written is a setup error naming it, exit 7") {
+    TempFolder folder;
+    const auto solution = folder.write("sol.cu", read_text(naive));
+    const auto nvcc = failing_nvcc(folder, "sol.cu(1): error: broken\\n");
+    for (const char *option : {"--json", "--junit"}) {
+        const auto run = judge(judged(folder, solution, nvcc, {option, "/dev/full"}));
+        CAPTURE(run.output);
+        CHECK(run.status == 7);
+        CHECK(contains(run.output, std::string("judge: setup: cannot write the ") + option +
+                                       " report /dev/full: No space left on device"));
+    }
+}
+
+TEST_CASE("--json and --junit naming one file are conflicting options, exit 64") {
+    TempFolder folder;
+    const auto run = judge({naive, "--json", folder.at("r"), "--junit", folder.at("r")});
+    CHECK(run.status == 64);
+    CHECK(contains(run.output, "--json and --junit name the same file"));
+    CHECK_FALSE(fs::exists(folder.at("r")));
+}
+
+TEST_CASE("without a GPU the JUnit file reports an error saying so, not an empty passing suite") {
+    if (gpu_present()) return;
+    TempFolder folder;
+    const auto solution = folder.write("sol.cu", read_text(naive));
+    const auto run = judge(judged(folder, solution, building_nvcc(folder), {"--junit", folder.at("r.xml")}));
+    CAPTURE(run.output);
+    CHECK(run.status == 6);
+    const std::string xml = read_text(folder.at("r.xml"));
+    check_well_formed_xml(xml);
+    CHECK(contains(xml, "tests=\"1\""));
+    CHECK(contains(xml, "errors=\"1\""));
+    CHECK(contains(xml, "<error type=\"no GPU\" message=\"no GPU: "));
+}
+
+TEST_CASE("a solution's file name with control bytes is printed escaped and reported as valid text") {
+    TempFolder folder;
+    const auto solution = folder.write("evil\x1b[2J\xe9.cu", read_text(naive));
+    const auto nvcc = failing_nvcc(folder, "broken\\n");
+    const auto run =
+        judge(judged(folder, solution, nvcc, {"--json", folder.at("r.json"), "--junit", folder.at("r.xml")}));
+    CAPTURE(run.output);
+    CHECK(run.status == 4);
+    CHECK_FALSE(contains(run.output, "\x1b"));
+    CHECK(contains(run.output, "evil\\x1b[2J\\xe9.cu  CE: "));
+    CHECK(contains(nlohmann::json::parse(read_text(folder.at("r.json"))).at("solution").get<std::string>(),
+                   "evil\x1b[2J\xef\xbf\xbd.cu"));
+    check_well_formed_xml(read_text(folder.at("r.xml")));
+    const auto bad_name = judge({folder.write("evil\x1b[2J.txt", "")});
+    CHECK(bad_name.status == 64);
+    CHECK(contains(bad_name.output, "evil\\x1b[2J.txt: a solution is a CUDA source file ending in .cu"));
+    CHECK_FALSE(contains(bad_name.output, "\x1b"));
+}
+
+TEST_CASE("a FIFO named x.cu is refused at once with exit 64, never read") {
+    TempFolder folder;
+    const std::string fifo = folder.at("x.cu");
+    REQUIRE(mkfifo(fifo.c_str(), 0600) == 0);
+    const auto run = judge({fifo, "--cache-dir", folder.at("cache")});
+    CHECK(run.status == 64);
+    CHECK(contains(run.output, "x.cu: not a regular file"));
+}
+
+TEST_CASE("--list, case show and case validate report a wrong expected C alike, exit 5") {
+    TempFolder folder;
+    folder.write("suite/sample/01-good.case", "shape 1 1 1\ndata explicit\nA\n2\nB\n3\nC\n6\n");
+    const auto wrong = folder.write("suite/sample/02-wrong-c.case", "shape 1 1 1\ndata explicit\nA\n2\nB\n3\nC\n7\n");
+    const std::string why = wrong + ":8: expected C at row 0, col 0 is 7 but A·B is 6";
+    const std::string suite = folder.at("suite");
+    for (const std::vector<std::string> &args : {std::vector<std::string>{"--list", "--testcases", suite},
+                                                 {"--testcases", suite, "case", "show", "02-wrong-c"},
+                                                 {"--testcases", suite, "case", "validate"},
+                                                 {"--testcases", suite, "case", "validate", wrong}}) {
+        const auto run = judge(args, Stream::err);
+        CAPTURE(args.at(0));
+        CAPTURE(run.output);
+        CHECK(run.status == 5);
+        CHECK(contains(run.output, why));
+    }
+    const auto good = judge({"--testcases", suite, "case", "show", "01-good"}, Stream::out);
+    CHECK(good.status == 0);
+    CHECK(contains(good.output, "sample/01-good"));
+}
+
+TEST_CASE("a dangling link, a loop of links or a folder named x.case in a suite is a testcase error, exit 5") {
+    TempFolder folder;
+    folder.write("suite/secret/01-good.case", "shape 2 3 4\ndata normal\nseed 1\n");
+    fs::create_symlink(folder.at("suite/secret/gone.case"), folder.at("suite/secret/02-dangling.case"));
+    fs::create_symlink(folder.at("suite/secret/03-loop.case"), folder.at("suite/secret/03-loop.case"));
+    fs::create_directories(folder.at("suite/secret/04-folder.case"));
+    const auto list = judge({"--list", "--testcases", folder.at("suite")});
+    CAPTURE(list.output);
+    CHECK(list.status == 5);
+    CHECK(contains(list.output, "secret/01-good  2×3×4"));
+    CHECK(contains(list.output, "02-dangling.case:0: is a symbolic link to "));
+    CHECK(contains(list.output, "03-loop.case:0: is a loop of symbolic links"));
+    CHECK(contains(list.output, "04-folder.case:0: is a folder, not a testcase file"));
+    const auto run = judge({naive, "--testcases", folder.at("suite"), "--cache-dir", folder.at("cache")});
+    CHECK(run.status == 5);
+    CHECK(contains(run.output, "the testcases are invalid; nothing was judged"));
+}
+
+TEST_CASE("case new refuses a negative seed as the user wrote it") {
+    TempFolder folder;
+    fs::create_directories(folder.at("suite"));
+    const auto run =
+        judge({"--testcases", folder.at("suite"), "case", "new", "secret/x", "--shape", "2", "2", "2", "--seed", "-5"});
+    CHECK(run.status == 64);
+    CHECK(contains(run.output, "--seed -5: seed must be between 0 and 2^59 - 1"));
+    CHECK_FALSE(contains(run.output, "18446744073709551611"));
+    CHECK(fs::is_empty(folder.at("suite")));
+}
+
+TEST_CASE("the judge says it is compiling on a terminal's stderr, and not when stderr is a pipe") {
+    TempFolder folder;
+    const auto solution = folder.write("sol.cu", read_text(naive));
+    const auto args = judged(folder, solution, failing_nvcc(folder, "broken\\n"));
+    CHECK_FALSE(contains(judge(args).output, "compiling"));
+
+    const int controller = posix_openpt(O_RDWR | O_NOCTTY);
+    if (controller < 0 || grantpt(controller) != 0 || unlockpt(controller) != 0) return; // no pseudo-terminals
+    const int terminal = open(ptsname(controller), O_RDWR | O_NOCTTY);
+    REQUIRE(terminal >= 0);
+    std::vector<std::string> argv = args;
+    argv.insert(argv.begin(), judge_program);
+    const pid_t child = fork();
+    if (child == 0) {
+        dup2(terminal, STDERR_FILENO);
+        const int null = open("/dev/null", O_WRONLY);
+        dup2(null, STDOUT_FILENO);
+        std::vector<char *> c_argv;
+        for (auto &a : argv) c_argv.push_back(a.data());
+        c_argv.push_back(nullptr);
+        execv(c_argv[0], c_argv.data());
+        _exit(127);
+    }
+    close(terminal);
+    std::string seen;
+    char buffer[4096];
+    for (ssize_t n; (n = read(controller, buffer, sizeof buffer)) > 0;) seen.append(buffer, n);
+    int status = 0;
+    waitpid(child, &status, 0);
+    close(controller);
+    CHECK(WEXITSTATUS(status) == 4);
+    CHECK(contains(seen, "compiling " + solution + "…"));
 }

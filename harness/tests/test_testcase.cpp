@@ -9,6 +9,7 @@
 #include <filesystem>
 #include <fstream>
 #include <string>
+#include <sys/stat.h>
 #include <vector>
 
 using namespace gemm;
@@ -409,8 +410,8 @@ TEST_CASE("load_suite rejects a folder that is missing or holds no testcases") {
 TEST_CASE("load_testcase reports an unreadable file at line 0") {
     TempDir dir;
     const std::string missing = (dir.path / "absent.case").string();
-    CHECK_THROWS_WITH_AS(load_testcase(missing, dir.path.string()), (missing + ":0: cannot be read").c_str(),
-                         TestcaseError);
+    CHECK_THROWS_WITH_AS(load_testcase(missing, dir.path.string()),
+                         (missing + ":0: cannot be read: No such file or directory").c_str(), TestcaseError);
 }
 
 TEST_CASE("an explicit case seeds its timed inputs with 1 unless it names a seed") {
@@ -515,4 +516,41 @@ TEST_CASE("a lenient load keeps the good cases and reports each bad file") {
     REQUIRE(suite.problems.size() == 1);
     CHECK(contains(suite.problems[0], "02-bad.case:1: expected `shape M N K`"));
     CHECK(load_suite_leniently((dir.path / "missing").string()).problems.size() == 1);
+}
+
+TEST_CASE("a wrong expected C is the file's error wherever it is loaded, at the row of C") {
+    TempDir dir;
+    dir.write("sample/01-good.case", "shape 1 1 1\ndata explicit\nA\n2\nB\n3\nC\n6\n");
+    dir.write("sample/02-wrong-c.case", "shape 1 1 1\ndata explicit\nA\n2\nB\n3\nC\n7\n");
+    const std::string wrong = (dir.path / "sample/02-wrong-c.case").string();
+    const std::string why = wrong + ":8: expected C at row 0, col 0 is 7 but A·B is 6";
+    CHECK_THROWS_WITH_AS(load_testcase(wrong, dir.path.string()), why.c_str(), TestcaseError);
+    const Suite suite = load_suite_leniently(dir.path.string());
+    REQUIRE(suite.cases.size() == 1);
+    CHECK(suite.cases[0].name == "sample/01-good");
+    CHECK(suite.problems == std::vector<std::string>{why});
+}
+
+TEST_CASE("a *.case that is a dangling link, a loop of links, a folder or a FIFO is a problem named by its path") {
+    namespace fs = std::filesystem;
+    TempDir dir;
+    dir.write("secret/01-good.case", "shape 2 2 2\ndata normal\nseed 1\n");
+    fs::create_symlink(dir.path / "secret/nowhere.case", dir.path / "secret/02-dangling.case");
+    fs::create_symlink(dir.path / "secret/03-loop.case", dir.path / "secret/03-loop.case");
+    fs::create_directories(dir.path / "secret/04-folder.case");
+    REQUIRE(mkfifo((dir.path / "secret/05-fifo.case").c_str(), 0600) == 0);
+    fs::create_symlink(dir.path / "secret/01-good.case", dir.path / "secret/06-link-to-good.case");
+    const Suite suite = load_suite_leniently(dir.path.string());
+    REQUIRE(suite.cases.size() == 2);
+    CHECK(suite.cases[0].name == "secret/01-good");
+    CHECK(suite.cases[1].name == "secret/06-link-to-good");
+    const auto at = [&](const char *name) { return (dir.path / "secret" / name).string() + ":0: "; };
+    CHECK(suite.problems == std::vector<std::string>{
+                                at("02-dangling.case") + "is a symbolic link to " +
+                                    (dir.path / "secret/nowhere.case").string() + ", which does not exist",
+                                at("03-loop.case") + "is a loop of symbolic links",
+                                at("04-folder.case") + "is a folder, not a testcase file",
+                                at("05-fifo.case") + "is not a regular file (a FIFO, socket or device)",
+                            });
+    CHECK_THROWS_AS(load_suite(dir.path.string()), TestcaseError);
 }

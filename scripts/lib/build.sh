@@ -3,31 +3,55 @@
 # many of them start at the same moment, and always from the checkout in $root.
 # Expects $root (the repository) and $build (the build folder) to be set.
 
-debian_packages="libcli11-dev doctest-dev nlohmann-json3-dev libxxhash-dev libsqlite3-dev libseccomp-dev python3-matplotlib"
+debian_packages="libcli11-dev doctest-dev nlohmann-json3-dev libxxhash-dev libsqlite3-dev libfmt-dev libutf8proc-dev libpugixml-dev libseccomp-dev python3-matplotlib"
 
 # Staged copies of the packages (scripts/stage-deps) for machines without a registry.
 prefix_args=()
 if [ -d "$root/.deps/usr" ]; then prefix_args=(-DCMAKE_PREFIX_PATH="$root/.deps/usr"); fi
 
+# One file each package installs, as the build looks for it.
+dependency_files="/usr/include/CLI/CLI.hpp /usr/include/doctest/doctest.h /usr/include/nlohmann/json.hpp
+    /usr/include/xxhash.h /usr/include/sqlite3.h /usr/include/fmt/core.h /usr/include/utf8proc.h
+    /usr/include/pugixml.hpp /usr/include/seccomp.h /usr/lib/python3/dist-packages/matplotlib"
+
 have_dependencies() {
     [ -d "$root/.deps/usr" ] && return 0
-    [ -f /usr/include/CLI/CLI.hpp ] && [ -f /usr/include/doctest/doctest.h ] && [ -f /usr/include/nlohmann/json.hpp ] &&
-        [ -f /usr/include/xxhash.h ] && [ -f /usr/include/seccomp.h ] &&
-        [ -f /usr/include/sqlite3.h ] && [ -d /usr/lib/python3/dist-packages/matplotlib ]
+    local file
+    for file in $dependency_files; do [ -e "$file" ] || return 1; done
 }
 
+# The packages of $debian_packages that dpkg does not list as installed.
+missing_packages() {
+    local package
+    for package in $debian_packages; do
+        dpkg-query -W -f='${Status}\n' "$package" 2>/dev/null | grep -q '^install ok installed$' || echo "$package"
+    done
+}
+
+# As root with apt: the missing packages without their recommendations, in one line of
+# output (apt's and dpkg's are kept in a log, shown only when the install fails).
 ensure_dependencies() {
     have_dependencies && return 0
+    local missing
+    missing="$(missing_packages | tr '\n' ' ')"
+    missing="${missing% }"
+    [ -n "$missing" ] || missing="$debian_packages"
     if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
-        echo "judge: installing $debian_packages (first use)" >&2
-        { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $debian_packages; } >&2 || {
-            echo "judge: JE: could not install $debian_packages" >&2
+        local log
+        log="$(mktemp)"
+        echo "judge: installing $missing (first use; apt-get --no-install-recommends)" >&2
+        if ! { apt-get update -qq &&
+            DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $missing; } >"$log" 2>&1; then
+            cat "$log" >&2
+            rm -f "$log"
+            echo "judge: JE: could not install $missing" >&2
             exit 5
-        }
+        fi
+        rm -f "$log"
         return 0
     fi
     echo "judge: setup: missing build dependencies. Install them with:" >&2
-    echo "    sudo apt-get install $debian_packages" >&2
+    echo "    sudo apt-get install --no-install-recommends $missing" >&2
     exit 7
 }
 
@@ -73,6 +97,26 @@ quietly() {
     rm -f "$log"
 }
 
+# How long a first build takes, measured on a 2-core machine: the judge and its worker
+# (./judge), or everything with the tests (scripts/test).
+first_build_minutes() {
+    case " $* " in *" --target "*) echo "about 2–3 minutes" ;; *) echo "about 4–5 minutes" ;; esac
+}
+
+# Whether the build tool has work to do for these `cmake --build` arguments (ninja's dry
+# run asks it; with another generator, whether the judge was ever built).
+needs_building() {
+    if [ -f "$build/build.ninja" ] && command -v ninja >/dev/null; then
+        local targets=() arg collect=0
+        for arg in "$@"; do
+            if [ "$arg" = --target ]; then collect=1; elif [ "$collect" = 1 ]; then targets+=("$arg"); fi
+        done
+        ! ninja -C "$build" -n "${targets[@]}" 2>/dev/null | grep -q '^ninja: no work to do'
+        return
+    fi
+    [ ! -x "$build/bin/gemm-judge" ]
+}
+
 # Configures once, then lets the build tool decide what is out of date (a no-op build
 # takes a fraction of a second). An exclusive lock on the build folder serialises
 # concurrent runs: the first builds, the others wait and find nothing to do.
@@ -86,11 +130,17 @@ build_harness() {
     exec {lock}>>"$build/.build-lock"
     if command -v flock >/dev/null; then flock "$lock"; fi
     forget_other_checkout
+    local first_use=0
+    if [ ! -x "$build/bin/gemm-judge" ]; then
+        first_use=1
+        echo "judge: building the harness (first use, $(first_build_minutes "$@") on 2 cores)…" >&2
+    fi
     if [ ! -f "$build/CMakeCache.txt" ] || { [ ! -f "$build/build.ninja" ] && [ ! -f "$build/Makefile" ]; }; then
         local generator=()
         command -v ninja >/dev/null && generator=(-G Ninja)
         quietly "configuring the harness" cmake -S "$root" -B "$build" "${generator[@]}" "${prefix_args[@]}"
     fi
+    if [ "$first_use" = 0 ] && needs_building "$@"; then echo "judge: building the harness…" >&2; fi
     quietly "building the harness" cmake --build "$build" "$@"
     exec {lock}>&-
 }

@@ -1,0 +1,18 @@
+// ./judge --help laid out for the terminal it is read on: CLI11's layout (options left,
+// descriptions right), with every line wrapped at spaces to the terminal's width.
+#pragma once
+
+#include <CLI/CLI.hpp>
+#include <cstddef>
+#include <memory>
+
+namespace gemm {
+
+// Columns of help text: $COLUMNS when set, else the width of the terminal on stdout, else
+// 80; never below 40 nor above 100 (long lines read badly).
+std::size_t help_width();
+
+// A CLI11 formatter that wraps to `width` columns; subcommands inherit it.
+std::shared_ptr<CLI::Formatter> wrapping_formatter(std::size_t width);
+
+} // namespace gemm
