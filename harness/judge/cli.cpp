@@ -222,13 +222,6 @@ void check_generated_case(const std::string &shape_text, long long seed, JudgeOp
 // A solution is read (hashed, compiled) only when it is a regular file: a FIFO would block
 // the read, a device would never end.
 void check_solution_file(const std::string &path) {
-    std::error_code ec;
-    const auto status = fs::status(path, ec);
-    if (ec) throw UsageError(escape_for_terminal(path) + ": no such file");
-    if (fs::is_directory(status)) throw UsageError(escape_for_terminal(path) + ": is a folder, not a solution file");
-    if (!fs::is_regular_file(status))
-        throw UsageError(escape_for_terminal(path) + ": not a regular file (a FIFO, socket or device); a solution is a "
-                                                     ".cu file");
     if (const auto why = why_not_a_solution_file(path)) throw UsageError(escape_for_terminal(path) + ": " + *why);
 }
 

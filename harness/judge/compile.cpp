@@ -41,7 +41,7 @@ std::string file_kind(mode_t mode) {
     if (S_ISCHR(mode)) return "a character device";
     if (S_ISBLK(mode)) return "a block device";
     if (S_ISSOCK(mode)) return "a socket";
-    return "not a regular file";
+    return "something else";
 }
 
 constexpr std::size_t max_compiler_output = 1u << 20; // a flood of errors is cut, not held in memory
@@ -54,7 +54,8 @@ std::optional<std::string> why_not_a_solution_file(const std::string &path) {
     std::error_code ec;
     const auto real = fs::canonical(path, ec);
     const std::string where = !ec && real != fs::absolute(path).lexically_normal() ? " (" + real.string() + ")" : "";
-    if (!S_ISREG(s.st_mode)) return "is " + file_kind(s.st_mode) + where + "; a solution is a CUDA source file";
+    if (!S_ISREG(s.st_mode))
+        return "is " + file_kind(s.st_mode) + where + ", not a regular file; a solution is a CUDA source file";
     if (static_cast<std::uintmax_t>(s.st_size) > max_solution_bytes)
         return formatted("is %.1f MiB; a solution is at most %ju MiB of source", s.st_size / double(1 << 20),
                          max_solution_bytes >> 20);

@@ -384,7 +384,7 @@ TEST_CASE("a FIFO named x.cu is refused at once with exit 64, never read") {
     REQUIRE(mkfifo(fifo.c_str(), 0600) == 0);
     const auto run = judge({fifo, "--cache-dir", folder.at("cache")});
     CHECK(run.status == 64);
-    CHECK(contains(run.output, "x.cu: not a regular file"));
+    CHECK(contains(run.output, "x.cu: is a FIFO, not a regular file"));
 }
 
 TEST_CASE("--list, case show and case validate report a wrong expected C alike, exit 5") {
