@@ -14,13 +14,17 @@ std::vector<TestCase> ranked_cases(const JudgeOptions &options) {
 
 void PooledTiming::add(const TimedRun &run) {
     samples_ms.insert(samples_ms.end(), run.samples_ms.begin(), run.samples_ms.end());
+    raw_samples_ms.insert(raw_samples_ms.end(), run.raw_samples_ms.begin(), run.raw_samples_ms.end());
     rounds_ms.push_back(run.samples_ms);
+    if (rounds_ms.size() == 1 || run.empty_call.median_ms > empty_call.median_ms) empty_call = run.empty_call;
     sm_clock_mhz = std::max(sm_clock_mhz, run.sm_clock_mhz);
 }
 
 TimedRun PooledTiming::timed_run() const {
     TimedRun run;
     run.samples_ms = samples_ms;
+    run.raw_samples_ms = raw_samples_ms;
+    run.empty_call = empty_call;
     run.stats = summarize(samples_ms);
     run.sm_clock_mhz = sm_clock_mhz;
     return run;

@@ -19,8 +19,10 @@ std::vector<TestCase> ranked_cases(const JudgeOptions &options);
 
 // The pooled samples of one shape for one side (a solution, or cuBLAS).
 struct PooledTiming {
-    std::vector<double> samples_ms; // every round's, in order
-    Rounds rounds_ms;               // the same calls round by round: how far the rounds agree
+    std::vector<double> samples_ms;     // every round's, in order
+    std::vector<double> raw_samples_ms; // the same before each round's empty call was taken off
+    Rounds rounds_ms;                   // the same calls round by round: how far the rounds agree
+    EmptyCall empty_call;               // the largest of the rounds' (each round takes off its own)
     int sm_clock_mhz = 0;
     void add(const TimedRun &run);
     TimedRun timed_run() const;

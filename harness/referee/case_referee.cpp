@@ -1,4 +1,5 @@
 #include "referee/case_referee.hpp"
+#include "core/empty_call.hpp"
 #include "core/stats.hpp"
 #include "core/timed_check.hpp"
 #include "referee/device_check.hpp"
@@ -18,12 +19,6 @@ namespace gemm {
 namespace {
 
 float *floats_at(unsigned char *base, std::size_t byte_offset) { return reinterpret_cast<float *>(base + byte_offset); }
-
-std::string milliseconds(double ms) {
-    char text[32];
-    std::snprintf(text, sizeof text, "%.3f ms", ms);
-    return text;
-}
 
 } // namespace
 
@@ -274,33 +269,18 @@ TimedRun CaseReferee::time_cublas(Problem &p, const SamplingRule &rule) {
     return run;
 }
 
-// The empty-call cost to take off every time: the smaller of the one measured before
-// the solution was loaded and the one measured now. Idle clocks can only have made the
-// first too large, work the solution left running only the second, so the smaller
-// never takes off more than the path really costs. Still far more now than then, after
-// three tries, means the GPU was kept busy by the solution's work after its calls had
-// returned (a context that keeps a kernel running costs the others whole time slices,
-// milliseconds): RE. A busy host (the judge's own tests beside it) costs a fraction of a
-// millisecond and passes; one slow try of three is noise, not the solution.
+// The empty call's cost to take off every time, and whether the solution kept the GPU
+// busy after its calls (RE): core/empty_call.hpp decides from the figures.
 void CaseReferee::settle_offset(Problem &p, CaseResult &r) {
-    const ShapeKey shape{p.M, p.N, p.K};
-    const auto found = calibrated_.find(shape);
-    EmptyCall now = measure_empty_calls(p, 7);
-    const EmptyCall before = found != calibrated_.end() ? found->second : now;
-    const double tolerance = std::max({0.5, before.median_ms, 10 * before.spread_ms});
-    for (int retry = 0; retry < 2 && now.median_ms > before.median_ms + tolerance; ++retry) {
-        const EmptyCall again = measure_empty_calls(p, 7);
-        if (again.median_ms < now.median_ms) now = again;
-    }
-    if (now.median_ms > before.median_ms + tolerance)
-        throw SolutionFailure("work was still running on the GPU after solve() returned: an empty call took " +
-                                  milliseconds(now.median_ms) + " after its calls, " + milliseconds(before.median_ms) +
-                                  " before it was loaded",
-                              false, 0);
-    EmptyCall offset = now.median_ms < before.median_ms ? now : before;
-    offset.measured_before_solution = found != calibrated_.end() && offset.median_ms == before.median_ms;
+    const auto found = calibrated_.find({p.M, p.N, p.K});
+    const std::optional<EmptyCall> before =
+        found != calibrated_.end() ? std::optional<EmptyCall>(found->second) : std::nullopt;
+    std::vector<EmptyCall> after{measure_empty_calls(p, 7)};
+    while (wants_another_try(before, after)) after.push_back(measure_empty_calls(p, 7));
+    const EmptyCallDecision decision = settle_empty_call(before, after);
+    if (decision.gpu_kept_busy) throw SolutionFailure(decision.why, false, 0);
     for (std::optional<TimedRun> *run : {&r.timing, &r.baseline})
-        if (*run) subtract_empty_call(**run, offset);
+        if (*run) subtract_empty_call(**run, decision.used);
 }
 
 CaseResult CaseReferee::run(const CaseRequest &request) {

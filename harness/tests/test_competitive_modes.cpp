@@ -228,12 +228,18 @@ TEST_CASE("rounds repeat until every shape is steady, at least twice, and stop w
     PooledTiming pooled;
     TimedRun round;
     round.samples_ms = {1.0, 1.0, 1.0, 1.0};
+    round.raw_samples_ms = {1.5, 1.5, 1.5, 1.5};
+    round.empty_call = EmptyCall{0.5, 0.01, 15, true};
     round.stats.median_ms = 1.0;
     pooled.add(round);
     round.samples_ms = {2.0, 2.0, 2.0, 2.0};
+    round.raw_samples_ms = {2.375, 2.375, 2.375, 2.375};
+    round.empty_call = EmptyCall{0.375, 0.01, 7, false};
     round.stats.median_ms = 2.0;
     pooled.add(round);
     CHECK(pooled.timed_run().stats.samples == 8);
+    CHECK(pooled.timed_run().raw_samples_ms.size() == 8);
+    CHECK(pooled.timed_run().empty_call.median_ms == 0.5); // the largest round's, reported
     CHECK(pooled.rounds_ms == Rounds{{1.0, 1.0, 1.0, 1.0}, {2.0, 2.0, 2.0, 2.0}});
     CHECK(pooled.spread() == doctest::Approx(2.0 / 3.0 * 1.5).epsilon(0.5)); // two clusters: a wide spread
 }
