@@ -19,6 +19,7 @@
 
 using namespace gemm;
 using gemm::test::contains;
+using gemm::test::skip_without_nvcc;
 using gemm::test::TempFolder;
 
 namespace {
@@ -185,8 +186,7 @@ TEST_CASE("compare '#abc' is a bad command line naming the argument; compare --h
 }
 
 TEST_CASE("compare of a good and a broken solution reports the broken one's CE, with or without a GPU") {
-    const auto nvcc = run_captured({GEMM_NVCC, "--version"});
-    if (!nvcc.started || nvcc.exit_code != 0) return;
+    if (skip_without_nvcc()) return;
     TempFolder folder;
     const std::string source = GEMM_SOURCE_DIR;
     const auto run =

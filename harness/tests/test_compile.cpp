@@ -17,21 +17,14 @@
 
 using namespace gemm;
 using gemm::test::contains;
+using gemm::test::skip_without_nvcc;
 using gemm::test::TempFolder;
 namespace fs = std::filesystem;
 
 namespace {
 
-bool have_nvcc() {
-    const auto run = run_captured({GEMM_NVCC, "--version"});
-    return run.started && run.exit_code == 0;
-}
-
 #define REQUIRE_NVCC()                                                                                                 \
-    if (!have_nvcc()) {                                                                                                \
-        MESSAGE("nvcc not found: compile test not run");                                                               \
-        return;                                                                                                        \
-    }
+    if (skip_without_nvcc()) return
 
 CompileOptions options_in(const TempFolder &folder) {
     CompileOptions o;

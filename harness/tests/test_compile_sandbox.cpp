@@ -27,6 +27,7 @@
 
 using namespace gemm;
 using gemm::test::contains;
+using gemm::test::skip_without_nvcc;
 using gemm::test::TempFolder;
 namespace fs = std::filesystem;
 
@@ -38,10 +39,6 @@ const std::string secret_text = "seed 8675309 the secret testcase\n";
 
 bool have_landlock() { return sandbox::landlock_abi() > 0; }
 
-bool have_nvcc() {
-    const auto run = run_captured({GEMM_NVCC, "--version"});
-    return run.started && run.exit_code == 0;
-}
 
 // A solution folder, a toolkit whose bin/nvcc runs `body` (with $out the library to write,
 // then written when the body succeeds), and a decoy folder beside them that nvcc may not
@@ -239,10 +236,7 @@ TEST_CASE("a manifest the cache cannot write whole is removed, never left half-w
 }
 
 TEST_CASE("the real nvcc ends `#include \"/dev/zero\"` and a header linked to /dev/zero as CE within seconds") {
-    if (!have_nvcc()) {
-        MESSAGE("nvcc not found: compile test not run");
-        return;
-    }
+    if (skip_without_nvcc()) return;
     TempFolder folder;
     fs::create_symlink("/dev/zero", folder.at("zero.h"));
     for (const std::string include : {"/dev/zero", "zero.h"}) {
@@ -262,8 +256,9 @@ TEST_CASE("the real nvcc ends `#include \"/dev/zero\"` and a header linked to /d
 }
 
 TEST_CASE("the real nvcc does not show a file outside the solution's folders in its messages") {
-    if (!have_nvcc() || !have_landlock()) {
-        MESSAGE("nvcc or Landlock missing: compile test not run");
+    if (skip_without_nvcc()) return;
+    if (!have_landlock()) {
+        std::printf("[skipped: no Landlock]\n");
         return;
     }
     TempFolder folder;

@@ -18,6 +18,7 @@
 
 using namespace gemm;
 using gemm::test::contains;
+using gemm::test::skip_without_nvcc;
 using gemm::test::TempFolder;
 namespace fs = std::filesystem;
 
@@ -25,11 +26,6 @@ namespace {
 
 const std::string judge_program = std::string(GEMM_BIN_DIR) + "/gemm-judge";
 const std::string naive = std::string(GEMM_SOURCE_DIR) + "/solutions/naive.cu";
-
-bool have_nvcc() {
-    const auto run = run_captured({GEMM_NVCC, "--version"});
-    return run.started && run.exit_code == 0;
-}
 
 bool gpu_present() {
     static const bool present = [] {
@@ -120,7 +116,7 @@ TEST_CASE("a bad option is exit 64 naming the option, never CE or JE") {
 }
 
 TEST_CASE("a target this nvcc does not know is exit 64 naming --arch") {
-    if (!have_nvcc()) return;
+    if (skip_without_nvcc()) return;
     TempFolder folder;
     const auto run = judge({naive, "--arch", "sm_99", "--cache-dir", folder.at("cache")});
     CHECK(run.status == 64);
@@ -128,7 +124,7 @@ TEST_CASE("a target this nvcc does not know is exit 64 naming --arch") {
 }
 
 TEST_CASE("an unusable cache folder is a setup error, exit 7") {
-    if (!have_nvcc()) return;
+    if (skip_without_nvcc()) return;
     TempFolder folder;
     const auto file = folder.write("a-file", "");
     const auto run = judge({naive, "--cache-dir", file + "/cache"});
@@ -149,7 +145,7 @@ TEST_CASE("cache info says where the cache is; cache clean empties it") {
 }
 
 TEST_CASE("a header replaced by garbage is CE, not a cached library") {
-    if (!have_nvcc()) return;
+    if (skip_without_nvcc()) return;
     TempFolder folder;
     folder.write("helper.cuh", "inline int helper() { return 1; }\n");
     const auto solution = folder.write("sol.cu", "#include \"helper.cuh\"\n" + read_text(naive));
@@ -161,7 +157,7 @@ TEST_CASE("a header replaced by garbage is CE, not a cached library") {
 }
 
 TEST_CASE("a truncated cached library is rebuilt before the worker loads it") {
-    if (!have_nvcc()) return;
+    if (skip_without_nvcc()) return;
     TempFolder folder;
     const auto solution = folder.write("sol.cu", read_text(naive));
     check_compiled_and_loaded(judge(quick({solution}, folder)));
@@ -173,7 +169,7 @@ TEST_CASE("a truncated cached library is rebuilt before the worker loads it") {
 }
 
 TEST_CASE("--include and a folder's gemm-judge.conf give nvcc a header library's folder") {
-    if (!have_nvcc()) return;
+    if (skip_without_nvcc()) return;
     TempFolder folder;
     folder.write("lib/include/mylib/helper.cuh", "inline int helper() { return 1; }\n");
     const auto solution = folder.write("solutions/sol.cu", "#include <mylib/helper.cuh>\n" + read_text(naive));

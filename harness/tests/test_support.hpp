@@ -1,7 +1,10 @@
 // Helpers shared by the suites that work with files and child processes.
 #pragma once
 
+#include "judge/process.hpp"
+
 #include <chrono>
+#include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <string>
@@ -36,5 +39,16 @@ struct TempFolder {
 };
 
 inline bool contains(const std::string &text, const std::string &part) { return text.find(part) != std::string::npos; }
+
+// True (and the test reports "[skipped: no nvcc]", which CTest counts as skipped, never as
+// passed) when the nvcc these tests were built with cannot run.
+inline bool skip_without_nvcc() {
+    static const bool present = [] {
+        const auto run = run_captured({GEMM_NVCC, "--version"});
+        return run.started && run.exit_code == 0;
+    }();
+    if (!present) std::printf("[skipped: no nvcc]\n");
+    return !present;
+}
 
 } // namespace gemm::test
