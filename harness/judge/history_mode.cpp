@@ -19,6 +19,13 @@ namespace gemm {
 
 namespace {
 
+// A table cell of text from outside (a file name, a GPU's name): control bytes escaped, cut
+// to `width` terminal columns and padded to one more (the gap), by columns, not bytes, so a
+// non-ASCII name keeps the columns straight.
+std::string cell(const std::string &text, std::size_t width) {
+    return pad_to_width(truncate_to_width(escape_for_terminal(text), width), width + 1);
+}
+
 std::string history_file(const JudgeOptions &o) {
     return o.history_path.empty() ? default_history_path() : o.history_path;
 }
@@ -112,9 +119,10 @@ int show_history(const JudgeOptions &o) {
                 points.push_back({{"time", a.time_utc}, {"solution", a.solution_name}, {"score", *score}});
             }
             const std::string shown = shown_score(a);
-            text += formatted("%-5lld %-20s %-6s %-22s %-20s %-7s %s %-28s %s\n", a.id, a.time_utc.c_str(),
-                              a.mode.c_str(), a.solution_name.substr(0, 22).c_str(), a.gpu_name.substr(0, 20).c_str(),
-                              a.worst_verdict.c_str(), pad_to_width(shown, 21).c_str(), previous.c_str(), best.c_str());
+            text += formatted("%-5lld %-20s %-6s %s%s%-7s %s %s%s\n", a.id, a.time_utc.c_str(), a.mode.c_str(),
+                              cell(a.solution_name, 22).c_str(), cell(a.gpu_name, 20).c_str(),
+                              a.worst_verdict.c_str(), pad_to_width(shown, 21).c_str(),
+                              pad_to_width(previous, 29).c_str(), best.c_str());
         }
         text += "score: the geometric mean of cuBLAS time / yours (×) over the cases timed against cuBLAS: the "
                 "ranked set in a rank run, the perf cases (or --baseline's) in a judge run, counted; - when none "
@@ -155,8 +163,9 @@ int show_leaderboard(const JudgeOptions &o) {
             int place = 0;
             for (const auto &a : board) {
                 text += formatted(
-                    "%-4d %-24s %-10s %-12s %-12s %-6lld %s\n", ++place, a.solution_name.substr(0, 24).c_str(),
-                    a.geomean_ratio_to_cublas ? formatted("%.3f×", *a.geomean_ratio_to_cublas).c_str() : "-",
+                    "%-4d %s%s%-12s %-12s %-6lld %s\n", ++place, cell(a.solution_name, 24).c_str(),
+                    pad_to_width(a.geomean_ratio_to_cublas ? formatted("%.3f×", *a.geomean_ratio_to_cublas) : "-", 11)
+                        .c_str(),
                     a.percent_of_peak ? formatted("%.1f%%", *a.percent_of_peak).c_str() : "-",
                     a.geomean_ms ? formatted("%.3g ms", *a.geomean_ms).c_str() : "-", a.id, a.time_utc.c_str());
                 rows.push_back({{"solution", a.solution_path},
