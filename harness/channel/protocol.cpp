@@ -195,6 +195,29 @@ void from_json(const json &j, OutputCheck &o) {
     o.first_unwritten = bad_element_from(j.at("first_unwritten"));
 }
 
+void to_json(json &j, const CallClock &c) {
+    j = json{{"total", c.total_ms}, {"hand_out", c.hand_out_ms}, {"runner_turn", c.runner_turn_ms}, {"snapshot", c.snapshot_ms}};
+}
+
+void from_json(const json &j, CallClock &c) {
+    c.total_ms = j.value("total", 0.0);
+    c.hand_out_ms = j.value("hand_out", 0.0);
+    c.runner_turn_ms = j.value("runner_turn", 0.0);
+    c.snapshot_ms = j.value("snapshot", 0.0);
+}
+
+namespace {
+
+json optional_ms(const std::optional<double> &ms) { return ms ? json(*ms) : json(nullptr); }
+
+std::optional<double> optional_ms(const json &j, const char *key) {
+    const auto found = j.find(key);
+    if (found == j.end() || !found->is_number()) return std::nullopt;
+    return found->get<double>();
+}
+
+} // namespace
+
 void to_json(json &j, const TimedRun &t) {
     const auto &s = t.stats;
     j = json{{"samples", s.samples},
@@ -209,7 +232,11 @@ void to_json(json &j, const TimedRun &t) {
               {{"median_ms", t.empty_call.median_ms},
                {"spread_ms", t.empty_call.spread_ms},
                {"samples", t.empty_call.samples},
-               {"measured_before_solution", t.empty_call.measured_before_solution}}},
+               {"measured_before_solution", t.empty_call.measured_before_solution},
+               {"phases_ms", t.empty_call.median_phases},
+               {"own_events_ms", optional_ms(t.empty_call.own_events_ms)}}},
+             {"phases_ms", t.median_phases},
+             {"own_events_ms", optional_ms(t.own_events_ms)},
              {"sm_clock_mhz", t.sm_clock_mhz},
              {"samples_ms", t.samples_ms},
              {"raw_samples_ms", t.raw_samples_ms},
@@ -233,7 +260,11 @@ void from_json(const json &j, TimedRun &t) {
         t.empty_call.spread_ms = e->value("spread_ms", 0.0);
         t.empty_call.samples = e->value("samples", 0);
         t.empty_call.measured_before_solution = e->value("measured_before_solution", false);
+        if (const auto p = e->find("phases_ms"); p != e->end() && p->is_object()) p->get_to(t.empty_call.median_phases);
+        t.empty_call.own_events_ms = optional_ms(*e, "own_events_ms");
     }
+    if (const auto p = j.find("phases_ms"); p != j.end() && p->is_object()) p->get_to(t.median_phases);
+    t.own_events_ms = optional_ms(j, "own_events_ms");
     t.throttled_samples = j.value("throttled_samples", 0);
     t.throttled_samples_used = j.value("throttled_samples_used", false);
 }

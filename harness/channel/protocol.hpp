@@ -47,6 +47,8 @@ void to_json(nlohmann::json &j, const DeviceInfo &d);
 void from_json(const nlohmann::json &j, DeviceInfo &d);
 void to_json(nlohmann::json &j, const OutputCheck &o);
 void from_json(const nlohmann::json &j, OutputCheck &o);
+void to_json(nlohmann::json &j, const CallClock &c);
+void from_json(const nlohmann::json &j, CallClock &c);
 void to_json(nlohmann::json &j, const TimedRun &t);
 void to_json(nlohmann::json &j, const PhaseTimes &p);
 void from_json(const nlohmann::json &j, PhaseTimes &p);

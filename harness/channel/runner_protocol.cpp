@@ -1,5 +1,6 @@
 #include "channel/runner_protocol.hpp"
 
+#include <cmath>
 #include <csignal>
 #include <stdexcept>
 
@@ -79,6 +80,13 @@ RunnerReply RunnerLink::await(const char *expected) {
         return reply;
     }
     reply.kind = RunnerReply::Kind::Done;
+    if (event == runner_event::returned) {
+        const auto own = message->find("own_ms");
+        if (own != message->end() && own->is_number()) {
+            const double ms = own->get<double>();
+            if (std::isfinite(ms) && ms >= 0) reply.own_events_ms = ms;
+        }
+    }
     if (event == runner_event::hello) {
         const auto error = message->find("solve_error");
         if (error == message->end() || !error->is_string()) {

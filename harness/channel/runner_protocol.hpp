@@ -3,7 +3,7 @@
 // owns). The referee orders; the runner answers. The only answer believed is that the
 // call returned: the referee decides everything else from what it observes itself.
 //   referee → runner: map {bytes} + a descriptor of the CUDA allocation; call {order}
-//   runner → referee: hello {solve_error}; mapped; returned; failed {why}
+//   runner → referee: hello {solve_error}; mapped; returned {own_ms}; failed {why}
 #pragma once
 
 #include "channel/socket_channel.hpp"
@@ -32,7 +32,7 @@ void from_json(const nlohmann::json &j, CallOrder &o);
 namespace runner_event {
 constexpr const char *hello = "hello";       // runner → referee: {solve_error}
 constexpr const char *mapped = "mapped";     // runner → referee: the allocation is mapped
-constexpr const char *returned = "returned"; // runner → referee: the call returned
+constexpr const char *returned = "returned"; // runner → referee: the call returned {own_ms: its own events}
 constexpr const char *failed = "failed";     // runner → referee: {why}; the runner exits after it
 constexpr const char *map = "map";           // referee → runner: {bytes} + descriptor
 constexpr const char *call = "call";         // referee → runner: {order}
@@ -49,6 +49,9 @@ struct RunnerReply {
     Kind kind = Kind::Lost;
     std::string why;        // Failed, Violation: in words
     std::string solve_error; // the hello's
+    // "returned"'s own_ms: the runner's CUDA events around the call, as it tells them.
+    // A cross-check the referee reports; a runner that lies about it changes no time.
+    std::optional<double> own_events_ms;
 };
 
 // The referee's end of one runner. When a process group is set, the runner is stopped

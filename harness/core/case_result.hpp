@@ -23,6 +23,15 @@ struct DeviceInfo {
     std::string arch() const { return "sm_" + std::to_string(cc_major) + std::to_string(cc_minor); }
 };
 
+// One call by the referee's stamps (referee/trusted_clock.hpp), whole and by phase, so
+// the judge's own cost shows next to the runner's.
+struct CallClock {
+    double total_ms = 0;       // start stamp to stop stamp: the time believed
+    double hand_out_ms = 0;    // the inputs copied into the runner's memory
+    double runner_turn_ms = 0; // from then until the referee's stream ran again after "returned"
+    double snapshot_ms = 0;    // C copied out for the checks
+};
+
 // The cost of an empty call of solve() through the same path (the referee's stamps,
 // the inputs handed out, the runner told and answering, the snapshot of C), which is
 // taken off every time. Measured by a runner that never loaded the solution.
@@ -30,6 +39,8 @@ struct EmptyCall {
     double median_ms = 0, spread_ms = 0; // spread: q3 − q1 of its samples
     int samples = 0;
     bool measured_before_solution = false; // else after the solution's calls, when that was smaller
+    CallClock median_phases{};             // each phase's median over its samples
+    std::optional<double> own_events_ms{}; // the runner's own CUDA events around its empty kernel, median
 };
 
 struct TimedRun {
@@ -37,6 +48,11 @@ struct TimedRun {
     std::vector<double> samples_ms;     // the kept samples behind stats, in call order (significance tests)
     std::vector<double> raw_samples_ms; // the same before the empty call was taken off
     EmptyCall empty_call;
+    CallClock median_phases; // each phase's median over the kept samples, raw
+    // What the runner's own CUDA events measured around the call, in its process, median
+    // over the kept samples: a cross-check only. For the solution it is the solution's
+    // process speaking, so it is reported and compared, never used as a time.
+    std::optional<double> own_events_ms;
     int sm_clock_mhz = 0;          // read right after the timed calls
     int throttled_samples = 0;     // discarded: the GPU reported a thermal or hardware slowdown
     bool throttled_samples_used = false; // every sample was throttled, so they were kept

@@ -29,7 +29,30 @@ TimedRun Sampler::result() const {
     for (const auto &s : used) run.samples_ms.push_back(s.ms);
     run.raw_samples_ms = run.samples_ms;
     run.stats = summarize(run.samples_ms);
+    run.median_phases = median_phases(used);
+    run.own_events_ms = median_own_events(used);
     return run;
+}
+
+CallClock median_phases(const std::vector<CallSample> &samples) {
+    CallClock m;
+    if (samples.empty()) return m;
+    for (double CallClock::*phase :
+         {&CallClock::total_ms, &CallClock::hand_out_ms, &CallClock::runner_turn_ms, &CallClock::snapshot_ms}) {
+        std::vector<double> values;
+        for (const auto &s : samples) values.push_back(s.phases.*phase);
+        m.*phase = summarize(values).median_ms;
+    }
+    return m;
+}
+
+std::optional<double> median_own_events(const std::vector<CallSample> &samples) {
+    std::vector<double> values;
+    for (const auto &s : samples)
+        if (s.own_events_ms) values.push_back(*s.own_events_ms);
+    // Every sample or none: a runner that answers with its figure only sometimes has no median worth comparing.
+    if (values.empty() || values.size() != samples.size()) return std::nullopt;
+    return summarize(values).median_ms;
 }
 
 void subtract_empty_call(TimedRun &run, const EmptyCall &empty_call) {

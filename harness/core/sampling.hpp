@@ -6,6 +6,7 @@
 
 #include "core/case_result.hpp"
 
+#include <optional>
 #include <vector>
 
 namespace gemm {
@@ -15,6 +16,8 @@ namespace gemm {
 struct CallSample {
     double ms = 0;
     bool throttled = false; // the GPU reported a thermal or hardware slowdown right after it
+    CallClock phases;       // ms split by phase (phases.total_ms == ms when set)
+    std::optional<double> own_events_ms; // what the runner's own events said: reported, never used
 };
 
 // No call takes less than this, however small: a kernel launch alone costs more.
@@ -30,6 +33,11 @@ struct SamplingRule {
     int max_samples = 100; // kept samples, at most
     double budget_s = 0.3; // summed time of the timed calls, throttled ones included
 };
+
+// Each phase's median, and the median of the runner's own figures (none unless every
+// sample has one).
+CallClock median_phases(const std::vector<CallSample> &samples);
+std::optional<double> median_own_events(const std::vector<CallSample> &samples);
 
 class Sampler {
   public:

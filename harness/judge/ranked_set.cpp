@@ -18,6 +18,7 @@ void PooledTiming::add(const TimedRun &run) {
     rounds_ms.push_back(run.samples_ms);
     if (rounds_ms.size() == 1 || run.empty_call.median_ms > empty_call.median_ms) empty_call = run.empty_call;
     sm_clock_mhz = std::max(sm_clock_mhz, run.sm_clock_mhz);
+    if (run.own_events_ms) own_events_rounds_ms.push_back(*run.own_events_ms);
 }
 
 TimedRun PooledTiming::timed_run() const {
@@ -27,6 +28,9 @@ TimedRun PooledTiming::timed_run() const {
     run.empty_call = empty_call;
     run.stats = summarize(samples_ms);
     run.sm_clock_mhz = sm_clock_mhz;
+    // The runner's own figure, a median of the rounds' medians, when every round had one.
+    if (!own_events_rounds_ms.empty() && own_events_rounds_ms.size() == rounds_ms.size())
+        run.own_events_ms = summarize(own_events_rounds_ms).median_ms;
     return run;
 }
 

@@ -1,4 +1,5 @@
 #include "judge/report.hpp"
+#include "core/events_cross_check.hpp"
 #include "channel/protocol.hpp"
 #include "core/check.hpp"
 #include "core/stats.hpp"
@@ -191,7 +192,36 @@ std::string format_clock(const std::vector<CaseResult> &results) {
     text += formatted(" ms (spread ≤ %.3f ms), is taken off every time", widest_spread);
     if (after_solution > 0)
         text += formatted("; in %d case(s) the one measured after the solution's calls was smaller and used", after_solution);
-    return text + "\n";
+    return text + "\n" + format_events_cross_check(results);
+}
+
+// The runner's own CUDA events beside the referee's clock: what an in-process judge
+// would have printed. A disagreement is shown, with its case, and changes nothing.
+std::string format_events_cross_check(const std::vector<CaseResult> &results) {
+    std::string text;
+    for (const bool baseline : {false, true}) {
+        int compared = 0, agreeing = 0;
+        std::string disagreements;
+        for (const auto &r : results) {
+            const std::optional<TimedRun> &run = baseline ? r.baseline : r.timing;
+            if (!run) continue;
+            const auto check = cross_check_events(*run);
+            if (!check) continue;
+            ++compared;
+            if (check->agree) {
+                ++agreeing;
+            } else if (compared - agreeing <= 3) {
+                disagreements += "\n  " + r.name + ": " + describe(*check);
+            }
+        }
+        if (compared == 0) continue;
+        text += formatted("%s own CUDA events agree with the clock (within 1%% or the empty call's spread) in %d of %d "
+                          "timed case(s)",
+                          baseline ? "cuBLAS's" : "the solution's", agreeing, compared);
+        if (compared - agreeing > 3) disagreements += formatted("\n  and %d more", compared - agreeing - 3);
+        text += disagreements + "\n";
+    }
+    return text;
 }
 
 nlohmann::json report_json(const RunContext &run, const std::vector<CaseResult> &results, int exit_status) {
@@ -201,6 +231,14 @@ nlohmann::json report_json(const RunContext &run, const std::vector<CaseResult> 
         c["error_over_bound"] = error_over_bound(r);
         if (r.timing) c["gflops"] = gflops(flop_count(r.M, r.N, r.K), r.timing->stats.median_ms);
         if (r.timing && r.baseline) c["fraction_of_cublas"] = r.baseline->stats.median_ms / r.timing->stats.median_ms;
+        for (const auto &[key, run] : {std::pair{"own_events_cross_check", &r.timing},
+                                       std::pair{"cublas_own_events_cross_check", &r.baseline}})
+            if (*run)
+                if (const auto check = cross_check_events(**run))
+                    c[key] = {{"clock_ms", check->clock_ms},
+                              {"own_events_ms", check->events_ms},
+                              {"tolerance_ms", check->tolerance_ms},
+                              {"agree", check->agree}};
         cases.push_back(c);
     }
     std::map<std::string, int> counts;

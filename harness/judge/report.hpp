@@ -41,6 +41,8 @@ std::string format_verification(const std::vector<CaseResult> &results);
 // "timed by the referee's clock; an empty call's cost, 0.31–0.36 ms (spread ≤ 0.01 ms),
 // is taken off every time", or "" when nothing was timed.
 std::string format_clock(const std::vector<CaseResult> &results);
+// The runner's own events against the clock, solution and cuBLAS: "" when none were sent.
+std::string format_events_cross_check(const std::vector<CaseResult> &results);
 
 Verdict worst_verdict(const std::vector<CaseResult> &results);
 double error_over_bound(const CaseResult &r); // the larger of the two ratios; < 0 when unchecked

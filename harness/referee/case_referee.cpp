@@ -1,5 +1,6 @@
 #include "referee/case_referee.hpp"
 #include "core/empty_call.hpp"
+#include "core/sampling.hpp"
 #include "core/stats.hpp"
 #include "core/timed_check.hpp"
 #include "referee/device_check.hpp"
@@ -147,37 +148,53 @@ void CaseReferee::map_arena(Runner &runner) {
 }
 
 // One call through a runner, timed by the referee's stamps: from before the inputs
-// exist in the runner's memory to after the snapshot of C.
-double CaseReferee::call(Runner &runner, Problem &p, RunnerWork work, int call_index) {
+// exist in the runner's memory to after the snapshot of C. The judge hears of a
+// solution's call outside the stamps: its bookkeeping is no part of the call.
+CallSample CaseReferee::call(Runner &runner, Problem &p, RunnerWork work, int call_index) {
     map_arena(runner);
     p.prepare_call();
     clock_.flush_l2();
+    if (runner.is_solution) judge_.send({{"event", event::call}});
     clock_.start();
     p.hand_out_inputs();
+    clock_.inputs_handed_out();
     cuda_check(cudaStreamSynchronize(nullptr), "handing out the inputs");
-    if (runner.is_solution) judge_.send({{"event", event::call}});
     const RunnerReply reply = runner.link->call(p.order(work));
-    if (runner.is_solution) judge_.send({{"event", event::judge}});
     if (reply.kind != RunnerReply::Kind::Done) {
         if (!runner.is_solution) throw std::runtime_error("the baseline runner failed: " + reply.why);
+        judge_.send({{"event", event::judge}});
         throw SolutionFailure(reply.kind == RunnerReply::Kind::Violation
                                   ? "the solution's process broke the runner protocol: " + reply.why
                                   : reply.why,
                               reply.kind == RunnerReply::Kind::Lost, call_index);
     }
+    clock_.runner_answered();
     p.snapshot_output();
     clock_.stop();
-    return clock_.elapsed_ms();
+    CallSample sample;
+    sample.phases = clock_.elapsed();
+    sample.ms = sample.phases.total_ms;
+    sample.own_events_ms = reply.own_events_ms;
+    if (runner.is_solution) judge_.send({{"event", event::judge}});
+    return sample;
 }
 
 EmptyCall CaseReferee::measure_empty_calls(Problem &p, int calls) {
-    std::vector<double> ms;
+    std::vector<CallSample> samples;
     for (int i = -2; i < calls; ++i) { // two warm-ups: page tables, lazy module loads
-        const double t = call(baseline_, p, RunnerWork::Nothing, 0);
-        if (i >= 0) ms.push_back(t);
+        const CallSample s = call(baseline_, p, RunnerWork::Nothing, 0);
+        if (i >= 0) samples.push_back(s);
     }
-    const TimingSummary s = summarize(ms);
-    return {s.median_ms, s.q3_ms - s.q1_ms, s.samples, false};
+    std::vector<double> ms;
+    for (const CallSample &s : samples) ms.push_back(s.ms);
+    const TimingSummary summary = summarize(ms);
+    EmptyCall e;
+    e.median_ms = summary.median_ms;
+    e.spread_ms = summary.q3_ms - summary.q1_ms;
+    e.samples = summary.samples;
+    e.median_phases = median_phases(samples);
+    e.own_events_ms = median_own_events(samples);
+    return e;
 }
 
 void CaseReferee::calibrate(const std::vector<ShapeKey> &shapes) {
@@ -231,8 +248,8 @@ void CaseReferee::run_timed_calls(Problem &p, const CaseRequest &request, CaseRe
         GeneratorSpec fresh = tc.generator;
         fresh.seed = choices.next();
         clock.measure(&PhaseTimes::generate, [&] { p.generate(fresh, timed_input_set); });
-        CallSample sample;
-        sample.ms = clock.measure(&PhaseTimes::timing, [&] { return call(solution_, p, RunnerWork::Solve, call_index); });
+        CallSample sample =
+            clock.measure(&PhaseTimes::timing, [&] { return call(solution_, p, RunnerWork::Solve, call_index); });
         sample.throttled = gpu_reports_slowdown();
         const Judgement j = clock.measure(&PhaseTimes::verify, [&] {
             TimedCallCheck check = p.projection.check(p.pristine_A.data(), p.pristine_B.data(), p.snapshot_C.data(),
@@ -258,8 +275,7 @@ void CaseReferee::run_timed_calls(Problem &p, const CaseRequest &request, CaseRe
 TimedRun CaseReferee::time_cublas(Problem &p, const SamplingRule &rule) {
     Sampler sampler(rule);
     while (sampler.wants_more()) {
-        CallSample sample;
-        sample.ms = call(baseline_, p, RunnerWork::Cublas, 0);
+        CallSample sample = call(baseline_, p, RunnerWork::Cublas, 0);
         sample.throttled = gpu_reports_slowdown();
         sampler.record(sample);
     }

@@ -52,7 +52,7 @@ class CaseReferee {
     };
     Problem &problem_for(int M, int N, int K);
     void map_arena(Runner &runner);
-    double call(Runner &runner, Problem &p, RunnerWork work, int call_index);
+    CallSample call(Runner &runner, Problem &p, RunnerWork work, int call_index);
     EmptyCall measure_empty_calls(Problem &p, int calls);
     void run_checked_call(Problem &p, const CaseRequest &request, CaseResult &r, PhaseClock &clock);
     void run_timed_calls(Problem &p, const CaseRequest &request, CaseResult &r, PhaseClock &clock);

@@ -25,8 +25,8 @@ unsigned long long device_now_ns(cudaStream_t stream, unsigned long long *device
 
 } // namespace
 
-TrustedClock::TrustedClock(std::size_t l2_bytes) : flush_buffer_(2 * l2_bytes), stamps_(2) {
-    cuda_check(cudaMallocHost(&host_stamps_, 2 * sizeof(unsigned long long)), "cudaMallocHost");
+TrustedClock::TrustedClock(std::size_t l2_bytes) : flush_buffer_(2 * l2_bytes), stamps_(stamp_count) {
+    cuda_check(cudaMallocHost(&host_stamps_, stamp_count * sizeof(unsigned long long)), "cudaMallocHost");
 }
 
 TrustedClock::~TrustedClock() {
@@ -37,22 +37,28 @@ void TrustedClock::flush_l2() {
     cuda_check(cudaMemsetAsync(flush_buffer_.data(), 0, flush_buffer_.size(), stream_), "L2 flush");
 }
 
-void TrustedClock::start() {
-    write_globaltimer<<<1, 1, 0, stream_>>>(stamps_.data());
-    cuda_check(cudaGetLastError(), "start stamp");
+void TrustedClock::stamp(int slot, const char *what) {
+    write_globaltimer<<<1, 1, 0, stream_>>>(stamps_.data() + slot);
+    cuda_check(cudaGetLastError(), what);
 }
 
-void TrustedClock::stop() {
-    write_globaltimer<<<1, 1, 0, stream_>>>(stamps_.data() + 1);
-    cuda_check(cudaGetLastError(), "stop stamp");
-}
+void TrustedClock::start() { stamp(0, "start stamp"); }
+void TrustedClock::inputs_handed_out() { stamp(1, "hand-out stamp"); }
+void TrustedClock::runner_answered() { stamp(2, "answer stamp"); }
+void TrustedClock::stop() { stamp(3, "stop stamp"); }
 
-double TrustedClock::elapsed_ms() {
-    cuda_check(cudaMemcpyAsync(host_stamps_, stamps_.data(), 2 * sizeof(unsigned long long), cudaMemcpyDeviceToHost,
-                               stream_),
+CallClock TrustedClock::elapsed() {
+    cuda_check(cudaMemcpyAsync(host_stamps_, stamps_.data(), stamp_count * sizeof(unsigned long long),
+                               cudaMemcpyDeviceToHost, stream_),
                "stamp read");
     cuda_check(cudaStreamSynchronize(stream_), "stamp read");
-    return double(host_stamps_[1] - host_stamps_[0]) * 1e-6;
+    const auto ms = [&](int from, int to) { return double(host_stamps_[to] - host_stamps_[from]) * 1e-6; };
+    CallClock c;
+    c.total_ms = ms(0, 3);
+    c.hand_out_ms = ms(0, 1);
+    c.runner_turn_ms = ms(1, 2);
+    c.snapshot_ms = ms(2, 3);
+    return c;
 }
 
 void TrustedClock::warm_up(double ms) {

@@ -2,9 +2,12 @@
 // kernels on the referee's stream, the start before the call's inputs exist in the
 // solution's memory, the stop after the snapshot of C that the checks read. Work that
 // produced the checked output therefore lies between the two stamps, whatever stream
-// or process it ran on (CUDA events cannot time across processes).
+// or process it ran on (CUDA events cannot time across processes). Two stamps between
+// them split a call into its phases, so the judge's own cost can be seen next to the
+// runner's: the inputs handed out, the runner's turn, the snapshot.
 #pragma once
 
+#include "core/case_result.hpp"
 #include "referee/cuda_check.hpp"
 
 namespace gemm {
@@ -18,16 +21,20 @@ class TrustedClock {
 
     // Writes a buffer twice the L2's size, so nothing of the last call is still cached.
     void flush_l2();
-    void start(); // enqueues the start stamp
-    void stop();  // enqueues the stop stamp
-    // Waits for the stream; the time between the stamps.
-    double elapsed_ms();
+    void start();          // enqueues the start stamp
+    void inputs_handed_out(); // after the inputs' copies: the runner's turn begins
+    void runner_answered();   // enqueued once the runner said "returned": its turn is over
+    void stop();           // enqueues the stop stamp
+    // Waits for the stream; the time between the stamps, whole and by phase.
+    CallClock elapsed();
     // Keeps the SMs busy for about `ms` so the clocks leave their idle state before
     // anything is measured.
     void warm_up(double ms);
 
   private:
     DeviceArray<unsigned char> flush_buffer_;
+    static constexpr int stamp_count = 4; // start, inputs handed out, runner answered, stop
+    void stamp(int slot, const char *what);
     DeviceArray<unsigned long long> stamps_;
     unsigned long long *host_stamps_ = nullptr;
     // The legacy default stream, the one every other operation of the referee is on,

@@ -17,16 +17,26 @@ cublasStatus_t row_major_sgemm(cublasHandle_t handle, const float *A, const floa
     return cublasSgemm(handle, CUBLAS_OP_N, CUBLAS_OP_N, K, M, N, &one, B, K, A, N, &zero, C, K);
 }
 
+CallOutcome failed(std::string why) {
+    CallOutcome outcome;
+    outcome.failure = std::move(why);
+    return outcome;
+}
+
 } // namespace
 
 CudaBackend::~CudaBackend() {
     unmap();
+    if (own_events_.before) cudaEventDestroy(own_events_.before);
+    if (own_events_.after) cudaEventDestroy(own_events_.after);
     if (cublas_) cublasDestroy(cublas_);
 }
 
 std::string CudaBackend::start(bool baseline) {
     if (const cudaError_t e = cudaFree(nullptr); e != cudaSuccess)
         return std::string("cannot use the GPU: ") + cudaGetErrorString(e);
+    if (cudaEventCreate(&own_events_.before) != cudaSuccess || cudaEventCreate(&own_events_.after) != cudaSuccess)
+        return "cudaEventCreate failed";
     if (baseline) {
         if (cublasCreate(&cublas_) != CUBLAS_STATUS_SUCCESS) return "cublasCreate failed";
         // FP32 arithmetic only: the baseline is SGEMM, never TF32.
@@ -100,26 +110,28 @@ std::string CudaBackend::check_device_untouched(const float *C) const {
     return "";
 }
 
-std::string CudaBackend::call(const CallOrder &o) {
+CallOutcome CudaBackend::call(const CallOrder &o) {
     const auto end = [&](std::size_t offset, long long elements) { return offset + std::size_t(elements) * 4; };
     if (!base_ || end(o.a_offset, 1LL * o.M * o.N) > bytes_ || end(o.b_offset, 1LL * o.N * o.K) > bytes_ ||
         end(o.c_offset, 1LL * o.M * o.K) > bytes_)
-        return "the judge ordered a call outside the mapped memory";
+        return failed("the judge ordered a call outside the mapped memory");
     const auto *A = reinterpret_cast<const float *>(base_ + o.a_offset);
     const auto *B = reinterpret_cast<const float *>(base_ + o.b_offset);
     auto *C = reinterpret_cast<float *>(base_ + o.c_offset);
+    // The in-process events a judge that ran solve() in its own process would have
+    // timed with: the referee compares them with its stamps, and believes its stamps.
+    const bool events = own_events_.before && cudaEventRecord(own_events_.before, nullptr) == cudaSuccess;
     switch (o.work) {
     case RunnerWork::Solve:
-        if (!solve_) return "no solve() was loaded";
+        if (!solve_) return failed("no solve() was loaded");
         // The NVTX range lets a profiler (rank --profile) take the solution's kernels alone.
         nvtxRangePushA("solve");
         solve_(A, B, C, o.M, o.N, o.K);
         nvtxRangePop();
-        if (auto why = check_device_untouched(C); !why.empty()) return why;
         break;
     case RunnerWork::Cublas:
         if (!cublas_ || row_major_sgemm(cublas_, A, B, C, o.M, o.N, o.K) != CUBLAS_STATUS_SUCCESS)
-            return "cuBLAS SGEMM failed";
+            return failed("cuBLAS SGEMM failed");
         break;
     case RunnerWork::Nothing:
         // Nothing, but on the GPU: the switch to this process's context and back is
@@ -127,12 +139,20 @@ std::string CudaBackend::call(const CallOrder &o) {
         launch_empty_kernel();
         break;
     }
+    // After every kind of call, so that the empty call pays the host work a solution's
+    // call pays (the empty call's cost is what is taken off the solution's times).
+    if (auto why = check_device_untouched(C); !why.empty()) return failed(why);
+    const bool timed = events && cudaEventRecord(own_events_.after, nullptr) == cudaSuccess;
     // Every stream of this context, non-blocking ones included: work a solution leaves
     // running is waited for here and counted in its time.
     cudaError_t e = cudaDeviceSynchronize();
     if (e == cudaSuccess) e = cudaGetLastError(); // launch errors that do not stick
-    if (e != cudaSuccess) return std::string("CUDA error in solve(): ") + cudaGetErrorString(e);
-    return "";
+    if (e != cudaSuccess) return failed(std::string("CUDA error in solve(): ") + cudaGetErrorString(e));
+    CallOutcome outcome;
+    float ms = 0;
+    if (timed && cudaEventElapsedTime(&ms, own_events_.before, own_events_.after) == cudaSuccess)
+        outcome.own_events_ms = ms;
+    return outcome;
 }
 
 } // namespace gemm

@@ -6,6 +6,7 @@
 
 #include <cublas_v2.h>
 #include <cuda.h>
+#include <cuda_runtime.h>
 
 namespace gemm {
 
@@ -20,7 +21,7 @@ class CudaBackend : public RunnerBackend {
     // Loads the compiled solution and finds solve(); "" or why not, in the user's terms.
     std::string load(const std::string &library);
     std::string map(int fd, std::size_t bytes) override;
-    std::string call(const CallOrder &order) override;
+    CallOutcome call(const CallOrder &order) override;
 
   private:
     std::string check_device_untouched(const float *C) const;
@@ -30,6 +31,9 @@ class CudaBackend : public RunnerBackend {
     CUdeviceptr base_ = 0;
     std::size_t bytes_ = 0;
     CUmemGenericAllocationHandle handle_ = 0;
+    struct {
+        cudaEvent_t before = nullptr, after = nullptr;
+    } own_events_;
 };
 
 } // namespace gemm

@@ -15,6 +15,7 @@ int serve_referee(SocketChannel &referee, RunnerBackend &backend) {
         if (!message) return 0;
         const std::string event = message->value("event", "");
         std::string failure;
+        nlohmann::json answer_data = nlohmann::json::object();
         const char *answer = nullptr;
         if (event == runner_event::map) {
             const int fd = referee.take_fd();
@@ -22,7 +23,9 @@ int serve_referee(SocketChannel &referee, RunnerBackend &backend) {
                              : backend.map(fd, message->at("bytes").get<std::size_t>());
             answer = runner_event::mapped;
         } else if (event == runner_event::call) {
-            failure = backend.call(message->at("order").get<CallOrder>());
+            const CallOutcome outcome = backend.call(message->at("order").get<CallOrder>());
+            failure = outcome.failure;
+            if (outcome.own_events_ms) answer_data["own_ms"] = *outcome.own_events_ms;
             answer = runner_event::returned;
         } else {
             return 2;
@@ -31,7 +34,8 @@ int serve_referee(SocketChannel &referee, RunnerBackend &backend) {
             referee.send({{"event", runner_event::failed}, {"why", failure}});
             return 1; // the context may be unusable: the judge starts a fresh runner
         }
-        if (!referee.send({{"event", answer}})) return 0;
+        answer_data["event"] = answer;
+        if (!referee.send(answer_data)) return 0;
     }
 }
 

@@ -5,9 +5,16 @@
 
 #include "channel/runner_protocol.hpp"
 
+#include <optional>
 #include <string>
 
 namespace gemm {
+
+// How a call went, as the runner saw it.
+struct CallOutcome {
+    std::string failure;                 // "" or why it failed
+    std::optional<double> own_events_ms; // its CUDA events around the call, when it has a GPU
+};
 
 // What a runner does with its GPU (runner/cuda_backend.cpp) or, in the CPU tests,
 // with shared host memory.
@@ -16,8 +23,8 @@ class RunnerBackend {
     virtual ~RunnerBackend() = default;
     // Maps `bytes` of the allocation behind `fd` (the backend owns fd); "" or why not.
     virtual std::string map(int fd, std::size_t bytes) = 0;
-    // Makes one call and waits for all of its work; "" or why it failed.
-    virtual std::string call(const CallOrder &order) = 0;
+    // Makes one call and waits for all of its work.
+    virtual CallOutcome call(const CallOrder &order) = 0;
 };
 
 // Answers the referee's orders until it closes the channel; the exit status.

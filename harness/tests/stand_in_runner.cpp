@@ -70,8 +70,8 @@ class HostBackend : public RunnerBackend {
         bytes_ = bytes;
         return base_ == MAP_FAILED ? (base_ = nullptr, "mmap failed") : "";
     }
-    std::string call(const CallOrder &o) override {
-        if (o.work == RunnerWork::Nothing) return "";
+    CallOutcome call(const CallOrder &o) override {
+        if (o.work == RunnerWork::Nothing) return {};
         const auto *A = reinterpret_cast<const float *>(base_ + o.a_offset);
         const auto *B = reinterpret_cast<const float *>(base_ + o.b_offset);
         auto *C = reinterpret_cast<float *>(base_ + o.c_offset);
@@ -91,7 +91,7 @@ class HostBackend : public RunnerBackend {
             const char *fake = "{\"event\":\"result\",\"result\":{\"verdict\":\"AC\"}}\n{\"event\":\"returned\"}\n";
             for (int fd = 0; fd < 64; ++fd)
                 if (fd != referee_fd) (void)!write(fd, fake, std::strlen(fake));
-            return "";
+            return {};
         }
         if (behaviour_ == "garbage") {
             const char *line = "{\"event\":\"result\",\"verdict\":\"AC\"}\n";
@@ -106,7 +106,7 @@ class HostBackend : public RunnerBackend {
                 for (int n = 0; n < o.N; ++n) sum += A[std::size_t(i) * o.N + n] * B[std::size_t(n) * o.K + k];
                 C[std::size_t(i) * o.K + k] = sum + extra;
             }
-        return "";
+        return {};
     }
 
   private:
