@@ -1,6 +1,8 @@
 #include "channel/socket_channel.hpp"
 
 #include <cerrno>
+#include <chrono>
+#include <poll.h>
 #include <cstring>
 #include <stdexcept>
 #include <sys/socket.h>
@@ -97,6 +99,14 @@ std::optional<nlohmann::json> SocketChannel::receive() {
         }
         if (pending_.size() > max_line_bytes) throw std::runtime_error("a line of over 1 MiB without an end");
         if (!read_more()) return std::nullopt;
+    }
+}
+
+void SocketChannel::await_readable(double spin_ms) {
+    if (pending_.find('\n') != std::string::npos) return;
+    const auto until = std::chrono::steady_clock::now() + std::chrono::duration<double, std::milli>(spin_ms);
+    pollfd ready{fd_, POLLIN, 0};
+    while (poll(&ready, 1, 0) == 0 && std::chrono::steady_clock::now() < until) {
     }
 }
 

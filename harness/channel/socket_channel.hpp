@@ -24,6 +24,10 @@ class SocketChannel {
     // The next message, or nullopt at end of stream. A line that is not JSON throws
     // std::runtime_error (the caller decides whose fault it is).
     std::optional<nlohmann::json> receive();
+    // Waits until a message (or the end) can be read, spinning for up to `spin_ms`
+    // before it sleeps: a sleeping thread wakes late, and where that lateness lies
+    // between a clock's stamps it would be counted.
+    void await_readable(double spin_ms);
     // A descriptor that arrived with the messages so far (oldest first), or -1. The
     // caller owns it.
     int take_fd();

@@ -185,8 +185,11 @@ EmptyCall CaseReferee::measure_empty_calls(Problem &p, int calls) {
         const CallSample s = call(baseline_, p, RunnerWork::Nothing, 0);
         if (i >= 0) samples.push_back(s);
     }
+    // The path's cost is what the empty call took beyond its own kernel (the baseline
+    // runner's events around it, a few µs): the solution's kernels are its work, and
+    // an in-process judge would have counted an empty kernel's time as well.
     std::vector<double> ms;
-    for (const CallSample &s : samples) ms.push_back(s.ms);
+    for (const CallSample &s : samples) ms.push_back(s.ms - std::min(s.own_events_ms.value_or(0.0), s.ms));
     const TimingSummary summary = summarize(ms);
     EmptyCall e;
     e.median_ms = summary.median_ms;
@@ -205,7 +208,7 @@ void CaseReferee::calibrate(const std::vector<ShapeKey> &shapes) {
         if (calibrated_.count(shape)) continue;
         Problem &p = problem_for(shape[0], shape[1], shape[2]);
         p.generate(spec, timed_input_set);
-        calibrated_[shape] = measure_empty_calls(p, 11);
+        calibrated_[shape] = measure_empty_calls(p, 21);
     }
 }
 
@@ -290,8 +293,8 @@ void CaseReferee::settle_offset(Problem &p, CaseResult &r) {
     const auto found = calibrated_.find({p.M, p.N, p.K});
     const std::optional<EmptyCall> before =
         found != calibrated_.end() ? std::optional<EmptyCall>(found->second) : std::nullopt;
-    std::vector<EmptyCall> after{measure_empty_calls(p, 7)};
-    while (wants_another_try(before, after)) after.push_back(measure_empty_calls(p, 7));
+    std::vector<EmptyCall> after{measure_empty_calls(p, 11)};
+    while (wants_another_try(before, after)) after.push_back(measure_empty_calls(p, 11));
     const EmptyCallDecision decision = settle_empty_call(before, after);
     if (decision.gpu_kept_busy) throw SolutionFailure(decision.why, false, 0);
     for (std::optional<TimedRun> *run : {&r.timing, &r.baseline})
