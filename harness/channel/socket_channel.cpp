@@ -104,9 +104,17 @@ std::optional<nlohmann::json> SocketChannel::receive() {
 
 void SocketChannel::await_readable(double spin_ms) {
     if (pending_.find('\n') != std::string::npos) return;
-    const auto until = std::chrono::steady_clock::now() + std::chrono::duration<double, std::milli>(spin_ms);
+    using clock = std::chrono::steady_clock;
+    const auto spin = std::chrono::duration_cast<clock::duration>(std::chrono::duration<double, std::milli>(spin_ms));
+    auto last = clock::now(), until = last + spin;
     pollfd ready{fd_, POLLIN, 0};
-    while (poll(&ready, 1, 0) == 0 && std::chrono::steady_clock::now() < until) {
+    while (poll(&ready, 1, 0) == 0) {
+        const auto now = clock::now();
+        // A gap means the process was stopped (SIGSTOP between exchanges) and has just
+        // been continued: the spin starts again from now.
+        if (now - last > std::chrono::milliseconds(1)) until = now + spin;
+        if (now >= until) return;
+        last = now;
     }
 }
 

@@ -25,8 +25,9 @@ class SocketChannel {
     // std::runtime_error (the caller decides whose fault it is).
     std::optional<nlohmann::json> receive();
     // Waits until a message (or the end) can be read, spinning for up to `spin_ms`
-    // before it sleeps: a sleeping thread wakes late, and where that lateness lies
-    // between a clock's stamps it would be counted.
+    // (counted again from a SIGCONT) and then returning to let receive() sleep: a
+    // sleeping thread wakes late, and where that lateness lies between a clock's
+    // stamps it would be counted.
     void await_readable(double spin_ms);
     // A descriptor that arrived with the messages so far (oldest first), or -1. The
     // caller owns it.

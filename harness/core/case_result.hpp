@@ -34,13 +34,14 @@ struct CallClock {
 
 // The cost of an empty call of solve() through the same path (the referee's stamps,
 // the inputs handed out, the runner told and answering, the snapshot of C), which is
-// taken off every time. Measured by a runner that never loaded the solution.
+// taken off every time, less the empty call's own work on the GPU (it writes C, as every
+// call must). Measured by a runner that never loaded the solution.
 struct EmptyCall {
     double median_ms = 0, spread_ms = 0; // spread: q3 − q1 of its samples
     int samples = 0;
     bool measured_before_solution = false; // else after the solution's calls, when that was smaller
     CallClock median_phases{};             // each phase's median over its samples
-    std::optional<double> own_events_ms{}; // the runner's own CUDA events around its empty kernel, median
+    std::optional<double> own_events_ms{}; // the baseline runner's CUDA events around its work (C's memset), median
 };
 
 struct TimedRun {

@@ -155,6 +155,7 @@ CallSample CaseReferee::call(Runner &runner, Problem &p, RunnerWork work, int ca
     p.prepare_call();
     clock_.flush_l2();
     if (runner.is_solution) judge_.send({{"event", event::call}});
+    runner.link->wake();
     clock_.start();
     p.hand_out_inputs();
     clock_.inputs_handed_out();
@@ -185,9 +186,9 @@ EmptyCall CaseReferee::measure_empty_calls(Problem &p, int calls) {
         const CallSample s = call(baseline_, p, RunnerWork::Nothing, 0);
         if (i >= 0) samples.push_back(s);
     }
-    // The path's cost is what the empty call took beyond its own kernel (the baseline
-    // runner's events around it, a few µs): the solution's kernels are its work, and
-    // an in-process judge would have counted an empty kernel's time as well.
+    // The path's cost is what the empty call took beyond its own work on the GPU (the
+    // memset of C, timed by the baseline runner's events around it): a solution's
+    // kernels are its work, and an in-process judge would have counted them in full.
     std::vector<double> ms;
     for (const CallSample &s : samples) ms.push_back(s.ms - std::min(s.own_events_ms.value_or(0.0), s.ms));
     const TimingSummary summary = summarize(ms);

@@ -4,10 +4,17 @@
 
 namespace gemm {
 
+namespace {
+constexpr double order_spin_ms = 20;
+} // namespace
+
 int serve_referee(SocketChannel &referee, RunnerBackend &backend) {
     for (;;) {
         std::optional<nlohmann::json> message;
         try {
+            // Awake for the next order (the referee continues this process just before
+            // its clock starts): a call's order is answered without a wake-up's delay.
+            referee.await_readable(order_spin_ms);
             message = referee.receive();
         } catch (const std::exception &) {
             return 2;
