@@ -3,7 +3,7 @@
 
 #include "core/terminal_text.hpp"
 #include "core/testcase.hpp"
-#include "judge/cli.hpp"
+#include "judge/options/cli.hpp"
 #include "test_support.hpp"
 
 #include <cstdlib>

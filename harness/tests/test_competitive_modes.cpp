@@ -3,12 +3,12 @@
 // rounds rule of rank and compare, the ncu CSV reader of --profile, and JUnit output.
 #include <doctest/doctest.h>
 
-#include "judge/history.hpp"
-#include "judge/history_reporter.hpp"
-#include "judge/process.hpp"
-#include "judge/profile.hpp"
-#include "judge/ranked_set.hpp"
-#include "judge/reporter.hpp"
+#include "judge/history/history.hpp"
+#include "judge/history/history_reporter.hpp"
+#include "judge/os/process.hpp"
+#include "judge/run/profile.hpp"
+#include "judge/modes/ranked_set.hpp"
+#include "judge/report/reporter.hpp"
 #include "test_support.hpp"
 
 #include <nlohmann/json.hpp>

@@ -2,7 +2,7 @@
 // and invisible input in testcase files, the compile cache seen from the command line, and
 // the checkout's own suite. With a GPU the solutions here are judged on one sample case.
 #include "core/terminal_text.hpp"
-#include "judge/process.hpp"
+#include "judge/os/process.hpp"
 #include "test_support.hpp"
 
 #include <algorithm>
