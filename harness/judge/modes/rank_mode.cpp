@@ -30,7 +30,7 @@ nlohmann::json sizes_of(const Rounds &rounds) {
     return sizes;
 }
 
-// The figures of a ranked run, for --json and for scripts/plot.py (kind "rank"). A row's
+// The figures of a ranked run, for --json and for report/plot.py (kind "rank"). A row's
 // round_sizes split its case's samples_ms back into rounds (compare of two reports).
 nlohmann::json rank_figures(const std::vector<RankedShape> &shapes, const std::vector<CaseResult> &results,
                             const RunContext &run, const Score &score, const RatioInterval &noise, int rounds) {

@@ -1,6 +1,5 @@
-// --plot: the figures of a rank, compare or history run drawn by scripts/plot.py
-// (matplotlib) from the JSON the judge writes for it; the schema is in
-// scripts/lib/plot_input.py.
+// --plot: the figures of a rank, compare or history run drawn by plot.py (matplotlib,
+// beside this file) from the JSON the judge writes for it; the schema is in plot_input.py.
 #pragma once
 
 #include "judge/report/reporter.hpp"
@@ -10,9 +9,9 @@
 
 namespace gemm {
 
-// The checkout's scripts/ folder: the one ./judge names in GEMM_JUDGE_ROOT, else the one
+// The checkout's plot.py: in the checkout ./judge names in GEMM_JUDGE_ROOT, else in the one
 // the judge was built from.
-std::string scripts_dir();
+std::string plot_script();
 
 // Writes `figures` next to `output` (as OUTPUT.json) and draws them; "" or why not.
 std::string draw_plot(const nlohmann::json &figures, const std::string &output);

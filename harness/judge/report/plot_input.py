@@ -1,4 +1,4 @@
-"""The JSON files that scripts/plot.py and scripts/ladder-table read, written by the judge:
+"""The JSON files that plot.py (beside this file) and scripts/ladder-table read, written by the judge:
 their schema, and a loader that says exactly what is wrong with a bad one.
 
 Every file is one object with "kind" and optional "title" and "gpu" (the GPU's name):

@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
-"""scripts/plot.py — draws a JSON file the judge writes (kinds rank, compare and history;
-schema in scripts/lib/plot_input.py) as a PNG or SVG picture.
+"""harness/judge/report/plot.py — draws a JSON file the judge writes for --plot (kinds rank,
+compare and history; schema in plot_input.py beside it) as a PNG or SVG picture.
 
-Usage: scripts/plot.py INPUT.json OUTPUT.png|OUTPUT.svg
+Usage: harness/judge/report/plot.py INPUT.json OUTPUT.png|OUTPUT.svg
 
   rank     GFLOP/s per shape for each solution with cuBLAS marked, and the ratio to
            cuBLAS per shape with a line at 1.0
@@ -19,7 +19,7 @@ import os
 import sys
 
 sys.dont_write_bytecode = True  # no __pycache__ left in the source tree
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "lib"))
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import plot_input  # noqa: E402  (found through the line above)
 
 SYSTEM_PYTHON = "/usr/bin/python3"
