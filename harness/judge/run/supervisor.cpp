@@ -1,4 +1,5 @@
 #include "judge/run/supervisor.hpp"
+#include "channel/judge_channel.hpp"
 #include "channel/protocol.hpp"
 #include "core/plausibility.hpp"
 #include "judge/os/process.hpp"
@@ -79,8 +80,7 @@ void Supervisor::stop_all() {
     baseline_.stop();
     referee_.stop();
     drain_outputs();
-    close_fd(command_fd_);
-    close_fd(result_fd_);
+    channel_.close();
     close_fd(monitor_socket_);
     close_fd(solution_output_.fd);
     close_fd(judge_side_output_.fd);
@@ -89,7 +89,6 @@ void Supervisor::stop_all() {
         monitor_.reset();
     }
     scratch_.reset();
-    result_buffer_.clear();
 }
 
 void Supervisor::drain(Output &output) {
@@ -111,36 +110,6 @@ void Supervisor::drain_outputs() {
     drain(judge_side_output_);
 }
 
-// Appends complete lines from the referee; false once it has closed the channel.
-bool Supervisor::read_messages(std::vector<std::string> &lines) {
-    char buffer[65536];
-    for (;;) {
-        const ssize_t n = read(result_fd_, buffer, sizeof buffer);
-        if (n > 0) {
-            result_buffer_.append(buffer, static_cast<std::size_t>(n));
-            continue;
-        }
-        if (n < 0 && errno == EINTR) continue;
-        const bool open = n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK);
-        for (std::size_t newline; (newline = result_buffer_.find('\n')) != std::string::npos;) {
-            lines.push_back(result_buffer_.substr(0, newline));
-            result_buffer_.erase(0, newline + 1);
-        }
-        return open;
-    }
-}
-
-bool Supervisor::send_line(const std::string &line) {
-    for (std::size_t written = 0; written < line.size();) {
-        const ssize_t n = write(command_fd_, line.data() + written, line.size() - written);
-        if (n > 0)
-            written += static_cast<std::size_t>(n);
-        else if (errno != EINTR)
-            return false;
-    }
-    return true;
-}
-
 // The runner's notifications are answered whenever the supervisor waits: a blocked
 // runner thread never holds up the call it belongs to for longer than a poll.
 void Supervisor::answer_monitor() {
@@ -151,7 +120,7 @@ void Supervisor::answer_monitor() {
 
 bool Supervisor::wait_for_activity(int ms) {
     std::vector<pollfd> fds;
-    for (int fd : {result_fd_, solution_output_.fd, judge_side_output_.fd, monitor_socket_})
+    for (int fd : {channel_.fd(), solution_output_.fd, judge_side_output_.fd, monitor_socket_})
         if (fd >= 0) fds.push_back({fd, POLLIN, 0});
     if (monitor_) fds.push_back({monitor_->fd(), POLLIN, 0});
     const int n = poll(fds.data(), fds.size(), std::max(ms, 0));
@@ -171,7 +140,7 @@ std::optional<nlohmann::json> Supervisor::wait_for_message(double limit_s, std::
     const auto deadline = after(limit_s);
     std::vector<std::string> lines;
     for (;;) {
-        const bool open = read_messages(lines);
+        const bool open = channel_.read_lines(lines);
         if (!lines.empty()) break;
         if (!open) {
             failure = "the referee process " + describe_wait_status(referee_.reap(2)) + " while starting" +
@@ -185,40 +154,30 @@ std::optional<nlohmann::json> Supervisor::wait_for_message(double limit_s, std::
         wait_for_activity(static_cast<int>(std::ceil(seconds_until(deadline) * 1000)));
         if (monitor_socket_ >= 0) receive_listener();
     }
-    result_buffer_.insert(0, [&] {
-        std::string rest;
-        for (std::size_t i = 1; i < lines.size(); ++i) rest += lines[i] + "\n";
-        return rest;
-    }());
-    auto message = nlohmann::json::parse(lines.front(), nullptr, false);
-    if (message.is_discarded() || !message.is_object()) {
-        failure = "the referee's message is not one: " + lines.front().substr(0, 200);
-        return std::nullopt;
-    }
+    channel_.unread({lines.begin() + 1, lines.end()});
+    auto message = JudgeChannel::parse(lines.front());
+    if (!message) failure = "the referee's message is not one: " + lines.front().substr(0, 200);
     return message;
 }
 
 bool Supervisor::spawn_referee_and_baseline(int &runner_end) {
-    int command[2], result[2], output[2], runner_pair[2], baseline_pair[2];
-    if (pipe2(command, O_CLOEXEC) != 0 || pipe2(result, O_CLOEXEC) != 0 || !output_pipe(output) ||
+    int channel_in = -1, channel_out = -1, output[2], runner_pair[2], baseline_pair[2];
+    if (!channel_.open(channel_in, channel_out) || !output_pipe(output) ||
         socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, runner_pair) != 0 ||
         socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, baseline_pair) != 0)
         return false;
     ChildSpec referee;
-    referee.argv = {options_.referee, "--channel-in=" + std::to_string(command[0]),
-                    "--channel-out=" + std::to_string(result[1]), "--runner=" + std::to_string(runner_pair[0]),
+    referee.argv = {options_.referee, "--channel-in=" + std::to_string(channel_in),
+                    "--channel-out=" + std::to_string(channel_out), "--runner=" + std::to_string(runner_pair[0]),
                     "--baseline=" + std::to_string(baseline_pair[0])};
-    referee.keep_fds = {command[0], result[1], runner_pair[0], baseline_pair[0]};
+    referee.keep_fds = {channel_in, channel_out, runner_pair[0], baseline_pair[0]};
     referee.output_fd = output[1];
     ChildSpec baseline;
     baseline.argv = {options_.runner, "--referee=" + std::to_string(baseline_pair[1]), "--baseline"};
     baseline.keep_fds = {baseline_pair[1]};
     baseline.output_fd = output[1];
     const bool started = referee_.start(referee) && baseline_.start(baseline);
-    for (int fd : {command[0], result[1], output[1], runner_pair[0], baseline_pair[0], baseline_pair[1]}) close(fd);
-    command_fd_ = command[1];
-    result_fd_ = result[0];
-    fcntl(result_fd_, F_SETFL, O_NONBLOCK);
+    for (int fd : {channel_in, channel_out, output[1], runner_pair[0], baseline_pair[0], baseline_pair[1]}) close(fd);
     judge_side_output_ = {output[0], ""};
     runner_end = runner_pair[1];
     return started;
@@ -286,8 +245,7 @@ WorkerStart Supervisor::start() {
     nlohmann::json shapes = nlohmann::json::array();
     for (const auto &s : options_.timed_shapes) shapes.push_back({s[0], s[1], s[2]});
     const std::uint64_t nonce = fresh_random();
-    send_line(nlohmann::json{{"nonce", nonce}, {"calibrate", shapes}, {"baseline_group", baseline_.pid()}}.dump() +
-              "\n");
+    channel_.send({{"nonce", nonce}, {"calibrate", shapes}, {"baseline_group", baseline_.pid()}});
     std::string failure;
     const auto hello = wait_for_message(options_.startup_limit_s, failure);
     if (!hello || hello->value("event", "") != event::hello || hello->value("nonce", std::uint64_t{0}) != nonce) {
@@ -315,7 +273,7 @@ WorkerStart Supervisor::start() {
         stop_all();
         return last_start_;
     }
-    send_line(nlohmann::json{{"nonce", nonce}, {"event", event::runner}, {"group", runner_.pid()}}.dump() + "\n");
+    channel_.send({{"nonce", nonce}, {"event", event::runner}, {"group", runner_.pid()}});
     const auto runner_hello = wait_for_message(options_.startup_limit_s, failure);
     if (monitor_socket_ >= 0) receive_listener();
     if (!runner_hello || runner_hello->value("event", "") != event::runner) {
@@ -383,7 +341,7 @@ CaseResult Supervisor::run_case(const TestCase &tc, const CasePolicy &policy) {
         r.K = tc.K;
         return r;
     };
-    if (!send_line(nlohmann::json(request).dump() + "\n")) {
+    if (!channel_.send(nlohmann::json(request))) {
         stop_all();
         return finish(result_for(tc, Verdict::JE, "the referee is gone"));
     }
@@ -401,15 +359,16 @@ CaseResult Supervisor::run_case(const TestCase &tc, const CasePolicy &policy) {
                                          format_seconds(options_.judge_phase_limit_s)));
         }
         std::vector<std::string> lines;
-        const bool open = read_messages(lines);
+        const bool open = channel_.read_lines(lines);
         for (const auto &line : lines) {
-            nlohmann::json message = nlohmann::json::parse(line, nullptr, false);
-            const bool ours = message.is_object() && message.value("nonce", std::uint64_t{0}) == request.nonce;
+            const auto parsed = JudgeChannel::parse(line);
+            const bool ours = parsed && parsed->value("nonce", std::uint64_t{0}) == request.nonce;
             if (!ours) {
                 stop_all();
                 return finish(result_for(tc, Verdict::JE, "the referee sent something that is not a judge message: " +
                                                               line.substr(0, 120)));
             }
+            const nlohmann::json &message = *parsed;
             const std::string kind = message.value("event", "");
             if (kind == event::call) {
                 phase = Phase::Solve;

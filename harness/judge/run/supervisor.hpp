@@ -7,6 +7,7 @@
 // names what the runner tried, and starts fresh processes for the rest.
 #pragma once
 
+#include "channel/judge_channel.hpp"
 #include "channel/protocol.hpp"
 #include "core/case_result.hpp"
 #include "core/testcase.hpp"
@@ -69,13 +70,11 @@ class Supervisor {
     void stop_all();
     void drain(Output &output);
     void drain_outputs();
-    bool read_messages(std::vector<std::string> &lines);
     std::optional<nlohmann::json> wait_for_message(double limit_s, std::string &failure);
     void answer_monitor();
     std::string describe_runner_end(int call_index);
     bool receive_listener();
     std::string attempts_text();
-    bool send_line(const std::string &line);
     std::uint64_t fresh_random();
     // Waits up to `ms` for any of the children to say something, answering the
     // monitor meanwhile; false when the wait timed out.
@@ -85,9 +84,9 @@ class Supervisor {
     ChildProcess referee_, baseline_, runner_;
     std::unique_ptr<RunnerScratch> scratch_;
     std::unique_ptr<sandbox::AttemptMonitor> monitor_;
-    int command_fd_ = -1, result_fd_ = -1, monitor_socket_ = -1;
+    JudgeChannel channel_;
+    int monitor_socket_ = -1;
     Output solution_output_, judge_side_output_;
-    std::string result_buffer_;
     std::vector<std::string> attempts_;
     WorkerStart last_start_;
     std::uint64_t random_state_;
