@@ -244,6 +244,29 @@ TEST_CASE("rounds repeat until every shape is steady, at least twice, and stop w
     CHECK(pooled.spread() == doctest::Approx(2.0 / 3.0 * 1.5).epsilon(0.5)); // two clusters: a wide spread
 }
 
+TEST_CASE("the rounds loop times every case in turn, repeats while one is noisy, and stops at a failure") {
+    std::vector<TestCase> cases(3);
+    for (std::size_t i = 0; i < cases.size(); ++i) cases[i].name = "rank/0" + std::to_string(i);
+    const Progress progress;
+    std::vector<std::size_t> order;
+    // Case 1 stays noisy for three rounds, then settles.
+    int calls_of_1 = 0;
+    const RoundsRun steady = run_rounds(cases, RoundRule(0.01, 3600), progress, "test", [&](std::size_t i) {
+        order.push_back(i);
+        return std::optional<double>(i == 1 && ++calls_of_1 <= 3 ? 0.05 : 0.001);
+    });
+    CHECK(steady.rounds == 4);
+    CHECK(steady.worst_spread == doctest::Approx(0.001));
+    CHECK_FALSE(steady.failed_case);
+    CHECK(order == std::vector<std::size_t>{0, 1, 2, 0, 1, 2, 0, 1, 2, 0, 1, 2});
+
+    const RoundsRun failed = run_rounds(cases, RoundRule(0.01, 3600), progress, "test", [&](std::size_t i) {
+        return i == 2 ? std::nullopt : std::optional<double>(0.001);
+    });
+    CHECK(failed.rounds == 1);
+    CHECK(failed.failed_case == std::optional<std::size_t>(2));
+}
+
 TEST_CASE("the ncu CSV of a call is read: durations summed, the longest kernel's figures kept") {
     const std::string csv =
         "==PROF== Connected to process 12\n"

@@ -185,22 +185,20 @@ std::optional<int> time_live(const JudgeOptions &o, Reporters &report, Timings &
         return status;
     report.note("compare: " + o.solution + " (old) and " + o.other + " (new), interleaved shape by shape on " +
                 before.context.device.name);
+    CaseResult failure;
+    std::string failed_side;
     const RoundRule rule(o.spread_target, o.rank_budget_s);
-    int rounds = 0;
-    double worst_spread = 1;
-    while (rule.wants_more(rounds, worst_spread)) {
-        ++rounds;
-        worst_spread = 0;
-        for (const auto &tc : ranked) {
+    const RoundsRun run =
+        run_rounds(ranked, rule, before.progress, "compare", [&](std::size_t i) -> std::optional<double> {
+            const TestCase &tc = ranked[i];
+            double worst_spread = 0;
             for (auto *side : {&old_side, &new_side}) {
                 Supervisor &worker = side == &old_side ? *old_worker : *new_worker;
-                before.progress.show("compare: round " + std::to_string(rounds) + ", " + tc.name);
                 const CaseResult r = worker.run_case(tc, policy_for(tc, o));
-                before.progress.clear();
                 if (r.verdict != Verdict::AC || !r.timing) {
-                    report.case_finished(r, tc, policy_for(tc, o));
-                    report.note("compare: " + (side == &old_side ? o.solution : o.other) + " is not AC on " + tc.name);
-                    return exit_status_for(r.verdict);
+                    failure = r;
+                    failed_side = side == &old_side ? o.solution : o.other;
+                    return std::nullopt;
                 }
                 SideTiming &t = (*side)[tc.name];
                 t.M = tc.M;
@@ -209,7 +207,13 @@ std::optional<int> time_live(const JudgeOptions &o, Reporters &report, Timings &
                 t.rounds_ms.push_back(r.timing->samples_ms);
                 worst_spread = std::max(worst_spread, summarize(t.pooled()).relative_spread());
             }
-        }
+            return worst_spread;
+        });
+    if (run.failed_case) {
+        const TestCase &tc = ranked[*run.failed_case];
+        report.case_finished(failure, tc, policy_for(tc, o));
+        report.note("compare: " + failed_side + " is not AC on " + tc.name);
+        return exit_status_for(failure.verdict);
     }
     return std::nullopt;
 }

@@ -120,27 +120,27 @@ int rank(const JudgeOptions &o) {
                 " AC; the ranked set, with cuBLAS in the same run:");
     std::vector<RankedShape> shapes;
     for (const auto &tc : ranked) shapes.push_back({tc, {}, {}, {}});
+    // Every ranked shape is timed with cuBLAS, whatever --baseline says.
+    const auto ranked_policy = [&](const TestCase &tc) {
+        CasePolicy policy = policy_for(tc, o);
+        policy.baseline = true;
+        return policy;
+    };
     const RoundRule rule(o.spread_target, o.rank_budget_s);
-    int rounds = 0;
-    double worst_spread = 1;
-    while (rule.wants_more(rounds, worst_spread)) {
-        ++rounds;
-        worst_spread = 0;
-        for (auto &shape : shapes) {
-            session.progress.show("rank: round " + std::to_string(rounds) + ", " + shape.testcase.name);
-            CasePolicy policy = policy_for(shape.testcase, o);
-            policy.baseline = true;
-            shape.last = supervisor->run_case(shape.testcase, policy);
-            session.progress.clear();
-            if (shape.last.verdict != Verdict::AC || !shape.last.timing || !shape.last.baseline) {
-                report.case_finished(shape.last, shape.testcase, policy);
-                report.note("rank: no score: " + shape.testcase.name + " failed in round " + std::to_string(rounds));
-                return session.finish({shape.last});
-            }
+    const RoundsRun run =
+        run_rounds(ranked, rule, session.progress, "rank", [&](std::size_t i) -> std::optional<double> {
+            RankedShape &shape = shapes[i];
+            shape.last = supervisor->run_case(shape.testcase, ranked_policy(shape.testcase));
+            if (shape.last.verdict != Verdict::AC || !shape.last.timing || !shape.last.baseline) return std::nullopt;
             shape.solution.add(*shape.last.timing);
             shape.cublas.add(*shape.last.baseline);
-            worst_spread = std::max(worst_spread, shape.solution.spread());
-        }
+            return shape.solution.spread();
+        });
+    if (run.failed_case) {
+        const RankedShape &shape = shapes[*run.failed_case];
+        report.case_finished(shape.last, shape.testcase, ranked_policy(shape.testcase));
+        report.note("rank: no score: " + shape.testcase.name + " failed in round " + std::to_string(run.rounds));
+        return session.finish({shape.last});
     }
     std::vector<CaseResult> results;
     std::vector<std::pair<Rounds, Rounds>> solution_and_cublas;
@@ -159,8 +159,8 @@ int rank(const JudgeOptions &o) {
     }
     // How far noise could move the score: every round of every shape, both sides.
     const RatioInterval noise = geomean_ratio_interval(solution_and_cublas);
-    const nlohmann::json figures = rank_figures(shapes, results, session.context, *score, noise, rounds);
-    report.finding("rank", figures, score_text(*score, noise, rounds, rule.budget_spent(), worst_spread));
+    const nlohmann::json figures = rank_figures(shapes, results, session.context, *score, noise, run.rounds);
+    report.finding("rank", figures, score_text(*score, noise, run.rounds, rule.budget_spent(), run.worst_spread));
     if (!o.plot_path.empty()) {
         draw_plot_and_tell(report, figures, o.plot_path);
     }

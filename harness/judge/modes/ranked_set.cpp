@@ -41,4 +41,25 @@ bool RoundRule::wants_more(int rounds_done, double worst_spread) const {
     return worst_spread >= spread_target_ && !budget_spent();
 }
 
+RoundsRun run_rounds(const std::vector<TestCase> &cases, const RoundRule &rule, const Progress &progress,
+                     const std::string &mode,
+                     const std::function<std::optional<double>(std::size_t index)> &time_case) {
+    RoundsRun run;
+    while (rule.wants_more(run.rounds, run.worst_spread)) {
+        ++run.rounds;
+        run.worst_spread = 0;
+        for (std::size_t i = 0; i < cases.size(); ++i) {
+            progress.show(mode + ": round " + std::to_string(run.rounds) + ", " + cases[i].name);
+            const auto spread = time_case(i);
+            progress.clear();
+            if (!spread) {
+                run.failed_case = i;
+                return run;
+            }
+            run.worst_spread = std::max(run.worst_spread, *spread);
+        }
+    }
+    return run;
+}
+
 } // namespace gemm

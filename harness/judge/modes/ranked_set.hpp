@@ -8,8 +8,12 @@
 #include "core/significance.hpp"
 #include "core/testcase.hpp"
 #include "judge/options/cli.hpp"
+#include "judge/run/session.hpp"
 
 #include <chrono>
+#include <cstddef>
+#include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -45,5 +49,20 @@ class RoundRule {
     int min_rounds_;
     std::chrono::steady_clock::time_point start_;
 };
+
+// How the rounds ended.
+struct RoundsRun {
+    int rounds = 0;
+    double worst_spread = 1;                // the largest of the shapes' spreads after the last round
+    std::optional<std::size_t> failed_case; // the case whose timing stopped the rounds
+};
+
+// The rounds loop of rank and compare: every case in turn, round after round, until `rule`
+// is satisfied. `time_case(index)` times case `index` on every side (rank: the
+// solution with cuBLAS; compare: old, then new) and returns its worst pooled spread, or
+// nullopt when the case failed, which stops the rounds at once. `mode` names the status line.
+RoundsRun run_rounds(const std::vector<TestCase> &cases, const RoundRule &rule, const Progress &progress,
+                     const std::string &mode,
+                     const std::function<std::optional<double>(std::size_t index)> &time_case);
 
 } // namespace gemm
