@@ -21,7 +21,7 @@ namespace fs = std::filesystem;
 
 namespace {
 
-const std::string solution = GEMM_SOURCE_DIR "/solutions/tiled.cu";
+const std::string solution = GEMM_SOURCE_DIR "/solutions/02-tiled.cu";
 const std::string testcases = GEMM_SOURCE_DIR "/testcases";
 
 // What parse_command_line returned, with what it printed captured instead of shown.

@@ -190,7 +190,7 @@ TEST_CASE("compare of a good and a broken solution reports the broken one's CE, 
     TempFolder folder;
     const std::string source = GEMM_SOURCE_DIR;
     const auto run =
-        run_captured({judge_program, "compare", source + "/solutions/naive.cu",
+        run_captured({judge_program, "compare", source + "/solutions/01-naive.cu",
                       source + "/harness/tests/known-bad/compile-error.cu", "--cache-dir", folder.at("cache")});
     CHECK(run.exit_code == 4);
     CHECK(contains(run.output, "compile-error.cu"));
@@ -367,7 +367,7 @@ TEST_CASE("--history naming another program's SQLite database is refused with ex
     CHECK(listing.exit_code == 7);
     CHECK(contains(listing.output, "history " + db + ": an SQLite database of something else"));
     CHECK(contains(listing.output, "the table(s) notes"));
-    const auto judged = run_captured({judge_program, std::string(GEMM_SOURCE_DIR) + "/solutions/naive.cu", "--history",
+    const auto judged = run_captured({judge_program, std::string(GEMM_SOURCE_DIR) + "/solutions/01-naive.cu", "--history",
                                       db, "--cache-dir", folder.at("cache")});
     CHECK(judged.exit_code == 7);
     CHECK(contains(judged.output, "judge: setup: history " + db));

@@ -104,7 +104,7 @@ Expectation read_directives(const fs::path &file) {
     }
     if (e.min_time_ratio > 0)
         e.yardstick =
-            compare_with.empty() ? fs::path(source_dir) / "solutions" / "naive.cu" : file.parent_path() / compare_with;
+            compare_with.empty() ? fs::path(source_dir) / "solutions" / "01-naive.cu" : file.parent_path() / compare_with;
     return e;
 }
 

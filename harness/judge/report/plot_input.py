@@ -6,13 +6,13 @@ Every file is one object with "kind" and optional "title" and "gpu" (the GPU's n
   {"kind": "rank",                       several solutions over the same shapes
    "shapes": [{"name": "perf/01-cube-4096", "M": 4096, "N": 4096, "K": 4096,
                "cublas_gflops": 50800.0}],            (null or absent: cuBLAS not timed)
-   "solutions": [{"name": "naive.cu",                 in ladder order: rung 1 first
+   "solutions": [{"name": "01-naive.cu",                 in ladder order: rung 1 first
                   "gflops": {"perf/01-cube-4096": 5380.0}}],   (a shape left out: not timed)
    "peak_gflops": 66908.16,                           optional: the FP32 peak of the run
    "peak_formula": "132 SMs × 128 FP32 lanes × 2 FLOP × 1980 MHz = 66.9 TFLOP/s"}  optional
 
   {"kind": "compare",                    an old and a new solution, shape by shape
-   "old": "tiled.cu", "new": "tiled-v2.cu",
+   "old": "02-tiled.cu", "new": "tiled-v2.cu",
    "shapes": [{"name": "perf/01-cube-4096", "M": 4096, "N": 4096, "K": 4096,
                "old_gflops": 8090.0, "new_gflops": 9100.0,
                "p_value": 0.0003,                     Mann–Whitney U, two-sided
@@ -22,7 +22,7 @@ Every file is one object with "kind" and optional "title" and "gpu" (the GPU's n
 
   {"kind": "history",                    scores over time, one line per solution
    "metric": "geomean_ratio_to_cublas",               or "percent_of_peak"
-   "attempts": [{"time": "2025-06-01T12:34:56Z", "solution": "tiled.cu", "score": 0.16}]}
+   "attempts": [{"time": "2025-06-01T12:34:56Z", "solution": "02-tiled.cu", "score": 0.16}]}
 
 GFLOP/s are 2·M·N·K / median time; M×N is A, N×K is B, the inner dimension is N.
 """

@@ -25,7 +25,7 @@
 //     kernel). Measured: no gain where it was meant to help (3001×2999×3003: 1.363 ms against
 //     1.327 for the narrow tiling; 4096³ +0.3%, 2048³ −8%), so the model charges it 15% and no
 //     ranked shape picks it; it stays as the starting point for a faster generic kernel.
-// Changed from rung 9 (h200_tuned.cu): points 1–4. The plain mode of the 128×256 and 64×64
+// Changed from rung 9 (09-h200-tuned.cu): points 1–4. The plain mode of the 128×256 and 64×64
 // tilings is rung 9's kernel verbatim (a generic kernel with the split parameters ran 3–5%
 // slower at the same tiling: 240 registers against 246, another schedule), so 4096³, 8192³,
 // 8192×6144×4096, 4097×4095×4093, 2048³ and 16384×64×16384 run exactly rung 9's code.

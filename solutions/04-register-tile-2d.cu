@@ -21,7 +21,7 @@
 // Loads stay scalar (4 elements of each slice per thread, zero-filled outside the
 // matrices); both slices are stored as they lie in memory, so the 8 A values a thread
 // needs sit 8 floats apart. Every thread reaches both barriers; only stores are guarded.
-// Changed from rung 3 (thread_tile_1d.cu): an 8×8 block per thread instead of 8×1;
+// Changed from rung 3 (03-thread-tile-1d.cu): an 8×8 block per thread instead of 8×1;
 // 128×128 tiles, 256 threads.
 // Measured on an NVIDIA H200 (bench, same run as cuBLAS; docs/perf-notes.md): 4096³
 // 21.8 TFLOP/s = 0.453× cuBLAS SGEMM, 1.34× rung 3; 8192³ 22.4 = 0.441×; 8192×6144×4096

@@ -20,7 +20,7 @@
 // Loads: each thread brings one element of the A slice and one of the B slice per step
 // (512 of each), zero-filled outside the matrices so that partial tiles add nothing.
 // Every thread reaches both barriers; only the stores are guarded.
-// Changed from rung 2 (tiled.cu): 8 outputs per thread instead of 1; 64×64 tiles, 8-deep
+// Changed from rung 2 (02-tiled.cu): 8 outputs per thread instead of 1; 64×64 tiles, 8-deep
 // slices, 512 threads.
 // Measured on an NVIDIA H200 (bench, same run as cuBLAS; docs/perf-notes.md): 4096³
 // 16.3 TFLOP/s = 0.337× cuBLAS SGEMM, 2.0× rung 2; 8192³ 16.3 = 0.322×; 8192×6144×4096

@@ -22,7 +22,7 @@
 // The stores to C follow the same split: a warp writes 256 contiguous bytes per row.
 // Alignment and edges as in rung 5: float4 where rows are 16-byte aligned, predicated
 // scalar loads and stores otherwise and at the edges; zero-filled slices.
-// Changed from rung 5 (vectorized.cu): the split thread tile and the padded A slice.
+// Changed from rung 5 (05-vectorized.cu): the split thread tile and the padded A slice.
 // Measured on an NVIDIA H200 (bench, same run as cuBLAS; docs/perf-notes.md): 4096³
 // 37.5 TFLOP/s = 0.778× cuBLAS SGEMM, 1.10× rung 5; 8192³ 37.8 = 0.745×; 8192×6144×4096
 // 38.1 = 0.762×; 4097×4095×4093 34.6 = 0.721×. 127 registers, 8.3 KB shared, no spills.

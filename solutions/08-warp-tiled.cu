@@ -24,7 +24,7 @@
 // 8 consecutive float4s: both broadcast-friendly, conflict-free.
 // Copies, edges and alignment exactly as rung 7: A 4 bytes at a time into the padded
 // transposed slice, B 16 bytes at a time when its rows are aligned, zero-filled edges.
-// Changed from rung 7 (async_pipeline.cu): the thread → output mapping, by warp.
+// Changed from rung 7 (07-async-pipeline.cu): the thread → output mapping, by warp.
 // Measured on an NVIDIA H200 (bench, same run as cuBLAS; docs/perf-notes.md): 4096³
 // 40.0 TFLOP/s = 0.830× cuBLAS SGEMM — the same as rung 7; 8192³ 40.8 = 0.803×;
 // 8192×6144×4096 40.7 = 0.815×; 4097×4095×4093 38.8 = 0.809×. ncu counts the same

@@ -21,7 +21,7 @@
 // padding). B goes 16 bytes at a time when its rows are 16-byte aligned (K a multiple of
 // 4), else 4 bytes at a time. Outside the matrices the copies read nothing and write
 // zeros (the src-size operand of cp.async), from an address clamped into the matrix.
-// Changed from rung 6 (conflict_free.cu): global→shared copies are asynchronous and
+// Changed from rung 6 (06-conflict-free.cu): global→shared copies are asynchronous and
 // triple-buffered; one barrier per slice instead of two; A via 4-byte copies.
 // Measured on an NVIDIA H200 (bench, same run as cuBLAS; docs/perf-notes.md): 4096³
 // 40.0 TFLOP/s = 0.830× cuBLAS SGEMM, 1.07× rung 6; 8192³ 40.7 = 0.803×; 8192×6144×4096

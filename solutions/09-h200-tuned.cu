@@ -32,7 +32,7 @@
 // Edges and alignment as in rungs 7 and 8: A copied 4 bytes at a time into the padded,
 // transposed slice; B 16 bytes at a time when K is a multiple of 4, else 4; zero-filled
 // outside the matrices; C stored as float4s where aligned, else as predicated scalars.
-// Changed from rung 8 (warp_tiled.cu): the tile shapes and points 1–5.
+// Changed from rung 8 (08-warp-tiled.cu): the tile shapes and points 1–5.
 // Measured on an NVIDIA H200 (bench, same run as cuBLAS; this tiling in the autotune
 // table): 4096³ 47.5 TFLOP/s = 0.970× cuBLAS; 8192³ 48.5 = 0.956×; 8192×6144×4096
 // 48.7 = 0.975×; 4097×4095×4093 46.1 = 0.967×. Limiter: issue slots — 81% issue-active

@@ -21,7 +21,7 @@
 //     4096): each split writes a workspace slice, sum_splits adds them in split order.
 //  N ≤ 16 runs an FFMA kernel (one C element a thread, FP32 FMAs in N order): the split fails
 //  the elementwise bound at N ≤ 3 (issue 14), and at small N the product is memory-bound anyway.
-// Changed from rung 10 (split_k_shapes.cu, FFMA): the whole inner product moves to the tensor
+// Changed from rung 10 (10-split-k-shapes.cu, FFMA): the whole inner product moves to the tensor
 // cores; the FFMA path remains only for N ≤ 16 (and if no workspace can be allocated).
 // Measured on an NVIDIA H200 (scripts/ladder_bench, one process, cuBLAS SGEMM pedantic
 // interleaved call by call, L2 flushed, median of 11; the split pre-pass and

@@ -15,7 +15,7 @@
 // a multiple of 4 (and of B when K is); otherwise — or for the float4 that straddles the
 // edge of the matrix — the thread falls back to 4 predicated scalar loads. Both choices
 // are uniform per launch except at the edges, so the fast path costs one predicate.
-// Changed from rung 4 (register_tile_2d.cu): LDG.E.128 / STG.E.128 where aligned, the
+// Changed from rung 4 (04-register-tile-2d.cu): LDG.E.128 / STG.E.128 where aligned, the
 // A slice transposed in shared memory.
 // Measured on an NVIDIA H200 (bench, same run as cuBLAS; docs/perf-notes.md): 4096³
 // 34.0 TFLOP/s = 0.705× cuBLAS SGEMM, 1.56× rung 4; 8192³ 34.5 = 0.679×; 8192×6144×4096
