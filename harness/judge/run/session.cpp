@@ -2,6 +2,7 @@
 #include "authoring/case_tools.hpp"
 #include "core/terminal_text.hpp"
 #include "judge/run/case_policy.hpp"
+#include "judge/run/case_verdict.hpp"
 #include "judge/options/command_line_case.hpp"
 #include "judge/compile/compile.hpp"
 #include "judge/options/folder_settings.hpp"
@@ -74,9 +75,15 @@ double bytes_needed(const TestCase &tc) {
     return 4 * (2 * a + 2 * b + 2 * c) + 8 * (a + b + 2 * c);
 }
 
-std::vector<CaseResult> same_verdict_for_all(const std::vector<TestCase> &cases, Verdict v, const std::string &why) {
+// Every case is CE: nvcc failed, or the library has no usable solve().
+std::vector<CaseResult> not_compiled(const std::vector<TestCase> &cases, const std::string &why) {
     std::vector<CaseResult> results;
-    for (const auto &tc : cases) results.push_back(result_for(tc, v, why));
+    for (const auto &tc : cases) {
+        CaseFacts facts;
+        facts.ending = CaseEnding::NotCompiled;
+        facts.why = why;
+        results.push_back(decide_case(tc, std::move(facts)));
+    }
     return results;
 }
 
@@ -154,13 +161,13 @@ std::optional<int> Session::prepare(const std::vector<TestCase> &cases, std::uni
         std::cerr << "judge: the cached library of " << context.solution << " had changed on disk; it was rebuilt\n";
     if (!context.compile.ok) {
         report.compile_failed(context, "nvcc failed\n" + context.compile.diagnostics);
-        return finish(same_verdict_for_all(cases, Verdict::CE, context.compile.diagnostics));
+        return finish(not_compiled(cases, context.compile.diagnostics));
     }
     supervisor = std::make_unique<Supervisor>(supervision());
     const WorkerStart start = supervisor->start();
     if (start.ok && !start.solve_error.empty()) {
         report.compile_failed(context, start.solve_error);
-        return finish(same_verdict_for_all(cases, Verdict::CE, start.solve_error));
+        return finish(not_compiled(cases, start.solve_error));
     }
     if (!context.device.present) {
         const std::string why = explain_missing_gpu(context.device.error, std::getenv("CUDA_VISIBLE_DEVICES"));
@@ -313,15 +320,8 @@ std::vector<CaseResult> Session::sanitize(std::vector<TestCase> cases) {
             progress.show(tool + " [" + std::to_string(i + 1) + "/" + std::to_string(cases.size()) + "] " +
                           cases[i].name);
             CaseResult r = supervisor.run_case(cases[i], untimed(policy_for(cases[i], options)));
-            const auto finding = sanitizer_finding(tool, r.output_tail);
             CaseResult &combined = results[i];
-            if (finding && combined.verdict != Verdict::RE) {
-                combined.verdict = Verdict::RE;
-                combined.detail = *finding;
-            } else if (!finding && worse(combined.verdict, r.verdict) != combined.verdict) {
-                combined.verdict = r.verdict;
-                combined.detail = tool + " run: " + r.detail;
-            }
+            add_sanitizer_run(combined, tool, r, sanitizer_finding(tool, r.output_tail));
             if (!r.output_tail.empty()) combined.output_tail += "[" + tool + "]\n" + r.output_tail;
         }
     }

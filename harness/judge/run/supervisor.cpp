@@ -4,6 +4,7 @@
 #include "core/plausibility.hpp"
 #include "judge/os/process.hpp"
 #include "judge/os/runner_scratch.hpp"
+#include "judge/run/case_verdict.hpp"
 #include "runner/confinement.hpp"
 #include "sandbox/attempt_monitor.hpp"
 #include "sandbox/fd_passing.hpp"
@@ -54,6 +55,13 @@ bool output_pipe(int ends[2]) {
 
 // What a child of the judge may see of its environment: the GPU's selection and the
 // library path the driver may need, nothing of the user's.
+CaseFacts ended(CaseEnding ending, std::string why) {
+    CaseFacts facts;
+    facts.ending = ending;
+    facts.why = std::move(why);
+    return facts;
+}
+
 std::vector<std::string> scrubbed_environment(const std::string &home) {
     std::vector<std::string> env = {"PATH=/usr/local/bin:/usr/bin:/bin", "HOME=" + home, "TMPDIR=" + home,
                                     "LANG=C.UTF-8"};
@@ -315,7 +323,7 @@ CaseResult Supervisor::run_case(const TestCase &tc, const CasePolicy &policy) {
     const auto started = Clock::now();
     const WorkerStart ready = start();
     if (!ready.ok) {
-        auto r = result_for(tc, Verdict::RE, ready.failure);
+        auto r = decide_case(tc, ended(CaseEnding::NotStarted, ready.failure));
         r.output_tail = solution_output_.tail;
         return r;
     }
@@ -325,38 +333,29 @@ CaseResult Supervisor::run_case(const TestCase &tc, const CasePolicy &policy) {
     Phase phase = Phase::Judge;
     int call_index = 0;
     auto deadline = after(options_.judge_phase_limit_s);
-    auto finish = [&](CaseResult r) {
+    auto finish = [&](CaseFacts facts) {
         drain_outputs();
-        const std::string attempts = attempts_text();
-        if (!attempts.empty()) {
-            // What it tried is named whatever else happened; a blocked attempt is never AC.
-            if (r.verdict == Verdict::AC || r.verdict == Verdict::WA) r.verdict = Verdict::RE;
-            r.detail = attempts + (r.detail.empty() ? "" : "; " + r.detail);
-        }
+        facts.attempts = attempts_text();
+        CaseResult r = decide_case(tc, std::move(facts));
         r.output_tail = solution_output_.tail;
         r.wall_seconds = std::chrono::duration<double>(Clock::now() - started).count();
-        r.name = tc.name;
-        r.M = tc.M;
-        r.N = tc.N;
-        r.K = tc.K;
         return r;
     };
     if (!channel_.send(nlohmann::json(request))) {
         stop_all();
-        return finish(result_for(tc, Verdict::JE, "the referee is gone"));
+        return finish(ended(CaseEnding::JudgeFailed, "the referee is gone"));
     }
     for (;;) {
         const int remaining_ms = std::max(0, static_cast<int>(std::ceil(seconds_until(deadline) * 1000)));
         if (!wait_for_activity(remaining_ms) && seconds_until(deadline) <= 0) {
             stop_all();
             if (phase == Phase::Solve)
-                return finish(result_for(tc, Verdict::TLE,
-                                         "call " + std::to_string(call_index) +
-                                             " of solve() ran past the time limit of " + format_seconds(call_limit) +
-                                             " (the solution's process was killed)"));
-            return finish(result_for(tc, Verdict::JE,
-                                     "the judge's own work on this case took over " +
-                                         format_seconds(options_.judge_phase_limit_s)));
+                return finish(ended(CaseEnding::CallOverran, "call " + std::to_string(call_index) +
+                                                                 " of solve() ran past the time limit of " +
+                                                                 format_seconds(call_limit) +
+                                                                 " (the solution's process was killed)"));
+            return finish(ended(CaseEnding::JudgeFailed, "the judge's own work on this case took over " +
+                                                             format_seconds(options_.judge_phase_limit_s)));
         }
         std::vector<std::string> lines;
         const bool open = channel_.read_lines(lines);
@@ -365,8 +364,8 @@ CaseResult Supervisor::run_case(const TestCase &tc, const CasePolicy &policy) {
             const bool ours = parsed && parsed->value("nonce", std::uint64_t{0}) == request.nonce;
             if (!ours) {
                 stop_all();
-                return finish(result_for(tc, Verdict::JE, "the referee sent something that is not a judge message: " +
-                                                              line.substr(0, 120)));
+                return finish(ended(CaseEnding::JudgeFailed,
+                                    "the referee sent something that is not a judge message: " + line.substr(0, 120)));
             }
             const nlohmann::json &message = *parsed;
             const std::string kind = message.value("event", "");
@@ -378,30 +377,25 @@ CaseResult Supervisor::run_case(const TestCase &tc, const CasePolicy &policy) {
                 phase = Phase::Judge;
                 deadline = after(options_.judge_phase_limit_s);
             } else if (kind == event::result) {
-                CaseResult r;
+                CaseFacts facts;
                 try {
-                    r = message.at("result").get<CaseResult>();
+                    facts.reported = message.at("result").get<CaseResult>();
                 } catch (const std::exception &e) {
                     stop_all();
                     return finish(
-                        result_for(tc, Verdict::JE, std::string("malformed result from the referee: ") + e.what()));
+                        ended(CaseEnding::JudgeFailed, std::string("malformed result from the referee: ") + e.what()));
                 }
-                if (r.runner_lost) r.detail = describe_runner_end(r.failed_call);
+                if (facts.reported.runner_lost) facts.runner_end = describe_runner_end(facts.reported.failed_call);
                 if (message.value("worker_exits", false)) stop_all();
-                if (const auto why = impossible_timing(r, ready.device)) {
-                    r.verdict = Verdict::JE;
-                    r.detail = *why;
-                    r.timing.reset();
-                    r.baseline.reset();
-                }
-                return finish(r);
+                facts.impossible_timing = impossible_timing(facts.reported, ready.device);
+                return finish(std::move(facts));
             }
         }
         if (!open) {
             const std::string why = "the referee process " + describe_wait_status(referee_.reap(2)) + ": " +
                                     judge_side_output_.tail.substr(0, 300);
             stop_all();
-            return finish(result_for(tc, Verdict::JE, why));
+            return finish(ended(CaseEnding::JudgeFailed, why));
         }
     }
 }
