@@ -5,10 +5,10 @@
 
 #include "judge/history/history.hpp"
 #include "judge/history/history_reporter.hpp"
-#include "judge/os/process.hpp"
-#include "judge/run/profile.hpp"
 #include "judge/modes/ranked_set.hpp"
+#include "judge/os/process.hpp"
 #include "judge/report/reporter.hpp"
+#include "judge/run/profile.hpp"
 #include "test_support.hpp"
 
 #include <nlohmann/json.hpp>
@@ -367,8 +367,8 @@ TEST_CASE("--history naming another program's SQLite database is refused with ex
     CHECK(listing.exit_code == 7);
     CHECK(contains(listing.output, "history " + db + ": an SQLite database of something else"));
     CHECK(contains(listing.output, "the table(s) notes"));
-    const auto judged = run_captured({judge_program, std::string(GEMM_SOURCE_DIR) + "/solutions/01-naive.cu", "--history",
-                                      db, "--cache-dir", folder.at("cache")});
+    const auto judged = run_captured({judge_program, std::string(GEMM_SOURCE_DIR) + "/solutions/01-naive.cu",
+                                      "--history", db, "--cache-dir", folder.at("cache")});
     CHECK(judged.exit_code == 7);
     CHECK(contains(judged.output, "judge: setup: history " + db));
     CHECK_FALSE(std::filesystem::exists(folder.at("cache"))); // refused before compiling

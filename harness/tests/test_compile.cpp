@@ -5,8 +5,8 @@
 #include "judge/compile/compile_cache.hpp"
 #include "judge/compile/content_hash.hpp"
 #include "judge/compile/dependency_file.hpp"
-#include "judge/options/folder_settings.hpp"
 #include "judge/compile/gpu_target.hpp"
+#include "judge/options/folder_settings.hpp"
 #include "judge/os/process.hpp"
 #include "test_support.hpp"
 

@@ -393,7 +393,8 @@ TEST_CASE("solutions/tiled.cu, the README's first command, is a relative link to
     CHECK_FALSE(why_not_a_solution_file(link.string()));
     if (skip_without_nvcc()) return;
     TempFolder folder;
-    const auto run = judge({link.string(), "--case", "01-one-by-one", "--cache-dir", folder.at("cache"), "--no-history"});
+    const auto run =
+        judge({link.string(), "--case", "01-one-by-one", "--cache-dir", folder.at("cache"), "--no-history"});
     CHECK((run.status == 0 || run.status == 6)); // AC, or compiled and no GPU to run it on
     CHECK(contains(run.output, "tiled.cu  compiled for"));
 }

@@ -103,8 +103,8 @@ Expectation read_directives(const fs::path &file) {
         if (m[1] == "compare-with") compare_with = m[2];
     }
     if (e.min_time_ratio > 0)
-        e.yardstick =
-            compare_with.empty() ? fs::path(source_dir) / "solutions" / "01-naive.cu" : file.parent_path() / compare_with;
+        e.yardstick = compare_with.empty() ? fs::path(source_dir) / "solutions" / "01-naive.cu"
+                                           : file.parent_path() / compare_with;
     return e;
 }
 

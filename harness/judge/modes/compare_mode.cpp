@@ -3,11 +3,11 @@
 #include "core/stats.hpp"
 #include "core/terminal_text.hpp"
 #include "core/text.hpp"
-#include "judge/run/case_policy.hpp"
 #include "judge/history/history.hpp"
-#include "judge/report/plot_call.hpp"
 #include "judge/modes/rank_mode.hpp"
 #include "judge/modes/ranked_set.hpp"
+#include "judge/report/plot_call.hpp"
+#include "judge/run/case_policy.hpp"
 #include "judge/run/session.hpp"
 
 #include <cstdio>

@@ -2,9 +2,9 @@
 #include "core/text.hpp"
 #include "core/verdict.hpp"
 #include "judge/history/history.hpp"
-#include "judge/report/plot_call.hpp"
-#include "judge/os/process.hpp"
 #include "judge/modes/rank_mode.hpp"
+#include "judge/os/process.hpp"
+#include "judge/report/plot_call.hpp"
 #include "judge/report/reporter.hpp"
 #include "judge/run/session.hpp"
 

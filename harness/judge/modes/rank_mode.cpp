@@ -3,10 +3,10 @@
 #include "core/significance.hpp"
 #include "core/stats.hpp"
 #include "core/text.hpp"
-#include "judge/run/case_policy.hpp"
-#include "judge/report/plot_call.hpp"
-#include "judge/run/profile.hpp"
 #include "judge/modes/ranked_set.hpp"
+#include "judge/report/plot_call.hpp"
+#include "judge/run/case_policy.hpp"
+#include "judge/run/profile.hpp"
 #include "judge/run/session.hpp"
 
 #include <algorithm>

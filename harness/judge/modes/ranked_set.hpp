@@ -62,7 +62,6 @@ struct RoundsRun {
 // solution with cuBLAS; compare: old, then new) and returns its worst pooled spread, or
 // nullopt when the case failed, which stops the rounds at once. `mode` names the status line.
 RoundsRun run_rounds(const std::vector<TestCase> &cases, const RoundRule &rule, const Progress &progress,
-                     const std::string &mode,
-                     const std::function<std::optional<double>(std::size_t index)> &time_case);
+                     const std::string &mode, const std::function<std::optional<double>(std::size_t index)> &time_case);
 
 } // namespace gemm

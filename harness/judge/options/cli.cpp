@@ -4,10 +4,10 @@
 #include "core/significance.hpp"
 #include "core/terminal_text.hpp"
 #include "core/verdict.hpp"
-#include "judge/options/command_line_case.hpp"
 #include "judge/compile/compile.hpp"
 #include "judge/compile/compile_cache.hpp"
 #include "judge/compile/gpu_target.hpp"
+#include "judge/options/command_line_case.hpp"
 #include "judge/options/help_format.hpp"
 #include "judge/os/process.hpp"
 

@@ -1,8 +1,8 @@
 #include "judge/run/profile.hpp"
 #include "core/stats.hpp"
 #include "core/text.hpp"
-#include "judge/run/case_policy.hpp"
 #include "judge/os/process.hpp"
+#include "judge/run/case_policy.hpp"
 
 #include <cstdio>
 #include <cstdlib>

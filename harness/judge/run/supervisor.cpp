@@ -350,10 +350,9 @@ CaseResult Supervisor::run_case(const TestCase &tc, const CasePolicy &policy) {
         if (!wait_for_activity(remaining_ms) && seconds_until(deadline) <= 0) {
             stop_all();
             if (phase == Phase::Solve)
-                return finish(ended(CaseEnding::CallOverran, "call " + std::to_string(call_index) +
-                                                                 " of solve() ran past the time limit of " +
-                                                                 format_seconds(call_limit) +
-                                                                 " (the solution's process was killed)"));
+                return finish(ended(CaseEnding::CallOverran,
+                                    "call " + std::to_string(call_index) + " of solve() ran past the time limit of " +
+                                        format_seconds(call_limit) + " (the solution's process was killed)"));
             return finish(ended(CaseEnding::JudgeFailed, "the judge's own work on this case took over " +
                                                              format_seconds(options_.judge_phase_limit_s)));
         }

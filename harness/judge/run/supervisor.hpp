@@ -13,8 +13,8 @@
 #include "core/testcase.hpp"
 #include "judge/os/child_process.hpp"
 
-#include <cstdint>
 #include <array>
+#include <cstdint>
 #include <memory>
 #include <optional>
 #include <string>
