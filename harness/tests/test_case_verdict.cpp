@@ -17,13 +17,6 @@ TestCase primes() {
     return tc;
 }
 
-CaseFacts ended(CaseEnding ending, std::string why) {
-    CaseFacts facts;
-    facts.ending = ending;
-    facts.why = std::move(why);
-    return facts;
-}
-
 CaseResult reported(Verdict verdict) {
     CaseResult r;
     r.verdict = verdict;
@@ -43,7 +36,7 @@ TEST_CASE("each way a run ends without the referee's result has its verdict and 
                    {CaseEnding::CallOverran, Verdict::TLE},
                    {CaseEnding::JudgeFailed, Verdict::JE}};
     for (const auto &e : endings) {
-        const CaseResult r = decide_case(primes(), ended(e.ending, "because"));
+        const CaseResult r = decide_case(primes(), ended_early(e.ending, "because"));
         CHECK(r.verdict == e.verdict);
         CHECK(r.detail == "because");
     }

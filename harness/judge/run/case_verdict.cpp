@@ -17,6 +17,13 @@ Verdict verdict_of(CaseEnding ending) {
 
 } // namespace
 
+CaseFacts ended_early(CaseEnding ending, std::string why) {
+    CaseFacts facts;
+    facts.ending = ending;
+    facts.why = std::move(why);
+    return facts;
+}
+
 CaseResult decide_case(const TestCase &tc, CaseFacts facts) {
     CaseResult r;
     if (facts.ending == CaseEnding::Reported) {

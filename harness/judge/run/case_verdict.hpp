@@ -31,6 +31,9 @@ struct CaseFacts {
     std::string attempts;                         // what the confinement blocked, named; "" for none
 };
 
+// The facts of a run that ended without the referee's result: how, and why in words.
+CaseFacts ended_early(CaseEnding ending, std::string why);
+
 // Facts in, a judgement out: the case's result with its verdict, detail and identity.
 CaseResult decide_case(const TestCase &tc, CaseFacts facts);
 

@@ -78,12 +78,7 @@ double bytes_needed(const TestCase &tc) {
 // Every case is CE: nvcc failed, or the library has no usable solve().
 std::vector<CaseResult> not_compiled(const std::vector<TestCase> &cases, const std::string &why) {
     std::vector<CaseResult> results;
-    for (const auto &tc : cases) {
-        CaseFacts facts;
-        facts.ending = CaseEnding::NotCompiled;
-        facts.why = why;
-        results.push_back(decide_case(tc, std::move(facts)));
-    }
+    for (const auto &tc : cases) results.push_back(decide_case(tc, ended_early(CaseEnding::NotCompiled, why)));
     return results;
 }
 

@@ -55,13 +55,6 @@ bool output_pipe(int ends[2]) {
 
 // What a child of the judge may see of its environment: the GPU's selection and the
 // library path the driver may need, nothing of the user's.
-CaseFacts ended(CaseEnding ending, std::string why) {
-    CaseFacts facts;
-    facts.ending = ending;
-    facts.why = std::move(why);
-    return facts;
-}
-
 std::vector<std::string> scrubbed_environment(const std::string &home) {
     std::vector<std::string> env = {"PATH=/usr/local/bin:/usr/bin:/bin", "HOME=" + home, "TMPDIR=" + home,
                                     "LANG=C.UTF-8"};
@@ -323,7 +316,7 @@ CaseResult Supervisor::run_case(const TestCase &tc, const CasePolicy &policy) {
     const auto started = Clock::now();
     const WorkerStart ready = start();
     if (!ready.ok) {
-        auto r = decide_case(tc, ended(CaseEnding::NotStarted, ready.failure));
+        auto r = decide_case(tc, ended_early(CaseEnding::NotStarted, ready.failure));
         r.output_tail = solution_output_.tail;
         return r;
     }
@@ -343,18 +336,19 @@ CaseResult Supervisor::run_case(const TestCase &tc, const CasePolicy &policy) {
     };
     if (!channel_.send(nlohmann::json(request))) {
         stop_all();
-        return finish(ended(CaseEnding::JudgeFailed, "the referee is gone"));
+        return finish(ended_early(CaseEnding::JudgeFailed, "the referee is gone"));
     }
     for (;;) {
         const int remaining_ms = std::max(0, static_cast<int>(std::ceil(seconds_until(deadline) * 1000)));
         if (!wait_for_activity(remaining_ms) && seconds_until(deadline) <= 0) {
             stop_all();
             if (phase == Phase::Solve)
-                return finish(ended(CaseEnding::CallOverran,
-                                    "call " + std::to_string(call_index) + " of solve() ran past the time limit of " +
-                                        format_seconds(call_limit) + " (the solution's process was killed)"));
-            return finish(ended(CaseEnding::JudgeFailed, "the judge's own work on this case took over " +
-                                                             format_seconds(options_.judge_phase_limit_s)));
+                return finish(ended_early(CaseEnding::CallOverran, "call " + std::to_string(call_index) +
+                                                                       " of solve() ran past the time limit of " +
+                                                                       format_seconds(call_limit) +
+                                                                       " (the solution's process was killed)"));
+            return finish(ended_early(CaseEnding::JudgeFailed, "the judge's own work on this case took over " +
+                                                                   format_seconds(options_.judge_phase_limit_s)));
         }
         std::vector<std::string> lines;
         const bool open = channel_.read_lines(lines);
@@ -363,8 +357,9 @@ CaseResult Supervisor::run_case(const TestCase &tc, const CasePolicy &policy) {
             const bool ours = parsed && parsed->value("nonce", std::uint64_t{0}) == request.nonce;
             if (!ours) {
                 stop_all();
-                return finish(ended(CaseEnding::JudgeFailed,
-                                    "the referee sent something that is not a judge message: " + line.substr(0, 120)));
+                return finish(
+                    ended_early(CaseEnding::JudgeFailed,
+                                "the referee sent something that is not a judge message: " + line.substr(0, 120)));
             }
             const nlohmann::json &message = *parsed;
             const std::string kind = message.value("event", "");
@@ -381,8 +376,8 @@ CaseResult Supervisor::run_case(const TestCase &tc, const CasePolicy &policy) {
                     facts.reported = message.at("result").get<CaseResult>();
                 } catch (const std::exception &e) {
                     stop_all();
-                    return finish(
-                        ended(CaseEnding::JudgeFailed, std::string("malformed result from the referee: ") + e.what()));
+                    return finish(ended_early(CaseEnding::JudgeFailed,
+                                              std::string("malformed result from the referee: ") + e.what()));
                 }
                 if (facts.reported.runner_lost) facts.runner_end = describe_runner_end(facts.reported.failed_call);
                 if (message.value("worker_exits", false)) stop_all();
@@ -394,7 +389,7 @@ CaseResult Supervisor::run_case(const TestCase &tc, const CasePolicy &policy) {
             const std::string why = "the referee process " + describe_wait_status(referee_.reap(2)) + ": " +
                                     judge_side_output_.tail.substr(0, 300);
             stop_all();
-            return finish(ended(CaseEnding::JudgeFailed, why));
+            return finish(ended_early(CaseEnding::JudgeFailed, why));
         }
     }
 }
