@@ -14,7 +14,7 @@
 
 namespace gemm {
 
-// How a case is to be run, decided once by the judge (judge/case_policy.hpp) and sent
+// How a case is to be run, decided once by the judge (judge/run/case_policy.hpp) and sent
 // with every case: the worker follows it and reads no category names.
 struct CasePolicy {
     bool timed = true;     // false: the checked call only (shrinking, stress, sanitizer, huge)

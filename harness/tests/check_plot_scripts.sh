@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Checks scripts/plot.py and scripts/ladder-table on the fixtures in plot-fixtures/:
+# Checks harness/judge/report/plot.py and scripts/ladder-table on the fixtures in plot-fixtures/:
 #   check_plot_scripts.sh draw KIND      plot.py draws KIND.json as a PNG and an SVG that
 #                                        are non-empty and start as their format does
 #                                        (exit 77, skipped, without matplotlib)
@@ -8,6 +8,7 @@
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 scripts="$here/../../scripts"
+plot="$here/../judge/report/plot.py"
 fixtures="$here/plot-fixtures"
 out="$(mktemp -d)"
 trap 'rm -rf "$out"' EXIT
@@ -23,7 +24,7 @@ draw)
     for extension in png svg; do
         picture="$out/$kind.$extension"
         status=0
-        "$scripts/plot.py" "$fixtures/$kind.json" "$picture" || status=$?
+        "$plot" "$fixtures/$kind.json" "$picture" || status=$?
         # No matplotlib (the GPU machine's python3 may lack it): CTest counts the test as
         # skipped. CI installs python3-matplotlib, so there it always runs.
         [ "$status" != 3 ] || exit 77
@@ -40,7 +41,7 @@ draw)
     ;;
 bad-input)
     status=0
-    "$scripts/plot.py" "$fixtures/bad-rank.json" "$out/bad.png" 2>"$out/message" || status=$?
+    "$plot" "$fixtures/bad-rank.json" "$out/bad.png" 2>"$out/message" || status=$?
     [ "$status" = 2 ] || fail "plot.py exited $status on a bad file, not 2"
     grep -q "solutions\[0\].gflops: no shape named 'perf/99-unknown'" "$out/message" ||
         fail "plot.py did not say where the file is wrong: $(cat "$out/message")"
@@ -49,7 +50,7 @@ bad-input)
     "$scripts/ladder-table" "$fixtures/compare.json" >/dev/null 2>"$out/message" || status=$?
     [ "$status" = 2 ] || fail "ladder-table exited $status on a compare file, not 2"
     status=0
-    "$scripts/plot.py" "$fixtures/rank.json" "$out/rank.jpg" 2>"$out/message" || status=$?
+    "$plot" "$fixtures/rank.json" "$out/rank.jpg" 2>"$out/message" || status=$?
     [ "$status" = 2 ] || fail "plot.py exited $status for a .jpg output, not 2"
     cat "$out/message"
     ;;

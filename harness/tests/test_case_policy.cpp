@@ -1,7 +1,7 @@
 // The judge decides each case's policy once, from its category and the command line.
 #include <doctest/doctest.h>
 
-#include "judge/case_policy.hpp"
+#include "judge/run/case_policy.hpp"
 
 using namespace gemm;
 

@@ -3,7 +3,7 @@
 
 #include "core/terminal_text.hpp"
 #include "core/testcase.hpp"
-#include "judge/cli.hpp"
+#include "judge/options/cli.hpp"
 #include "test_support.hpp"
 
 #include <cstdlib>
@@ -21,7 +21,7 @@ namespace fs = std::filesystem;
 
 namespace {
 
-const std::string solution = GEMM_SOURCE_DIR "/solutions/tiled.cu";
+const std::string solution = GEMM_SOURCE_DIR "/solutions/02-tiled.cu";
 const std::string testcases = GEMM_SOURCE_DIR "/testcases";
 
 // What parse_command_line returned, with what it printed captured instead of shown.

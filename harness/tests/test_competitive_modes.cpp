@@ -3,12 +3,12 @@
 // rounds rule of rank and compare, the ncu CSV reader of --profile, and JUnit output.
 #include <doctest/doctest.h>
 
-#include "judge/history.hpp"
-#include "judge/history_reporter.hpp"
-#include "judge/process.hpp"
-#include "judge/profile.hpp"
-#include "judge/ranked_set.hpp"
-#include "judge/reporter.hpp"
+#include "judge/history/history.hpp"
+#include "judge/history/history_reporter.hpp"
+#include "judge/modes/ranked_set.hpp"
+#include "judge/os/process.hpp"
+#include "judge/report/reporter.hpp"
+#include "judge/run/profile.hpp"
 #include "test_support.hpp"
 
 #include <nlohmann/json.hpp>
@@ -190,7 +190,7 @@ TEST_CASE("compare of a good and a broken solution reports the broken one's CE, 
     TempFolder folder;
     const std::string source = GEMM_SOURCE_DIR;
     const auto run =
-        run_captured({judge_program, "compare", source + "/solutions/naive.cu",
+        run_captured({judge_program, "compare", source + "/solutions/01-naive.cu",
                       source + "/harness/tests/known-bad/compile-error.cu", "--cache-dir", folder.at("cache")});
     CHECK(run.exit_code == 4);
     CHECK(contains(run.output, "compile-error.cu"));
@@ -242,6 +242,29 @@ TEST_CASE("rounds repeat until every shape is steady, at least twice, and stop w
     CHECK(pooled.timed_run().empty_call.median_ms == 0.5); // the largest round's, reported
     CHECK(pooled.rounds_ms == Rounds{{1.0, 1.0, 1.0, 1.0}, {2.0, 2.0, 2.0, 2.0}});
     CHECK(pooled.spread() == doctest::Approx(2.0 / 3.0 * 1.5).epsilon(0.5)); // two clusters: a wide spread
+}
+
+TEST_CASE("the rounds loop times every case in turn, repeats while one is noisy, and stops at a failure") {
+    std::vector<TestCase> cases(3);
+    for (std::size_t i = 0; i < cases.size(); ++i) cases[i].name = "rank/0" + std::to_string(i);
+    const Progress progress;
+    std::vector<std::size_t> order;
+    // Case 1 stays noisy for three rounds, then settles.
+    int calls_of_1 = 0;
+    const RoundsRun steady = run_rounds(cases, RoundRule(0.01, 3600), progress, "test", [&](std::size_t i) {
+        order.push_back(i);
+        return std::optional<double>(i == 1 && ++calls_of_1 <= 3 ? 0.05 : 0.001);
+    });
+    CHECK(steady.rounds == 4);
+    CHECK(steady.worst_spread == doctest::Approx(0.001));
+    CHECK_FALSE(steady.failed_case);
+    CHECK(order == std::vector<std::size_t>{0, 1, 2, 0, 1, 2, 0, 1, 2, 0, 1, 2});
+
+    const RoundsRun failed = run_rounds(cases, RoundRule(0.01, 3600), progress, "test", [&](std::size_t i) {
+        return i == 2 ? std::nullopt : std::optional<double>(0.001);
+    });
+    CHECK(failed.rounds == 1);
+    CHECK(failed.failed_case == std::optional<std::size_t>(2));
 }
 
 TEST_CASE("the ncu CSV of a call is read: durations summed, the longest kernel's figures kept") {
@@ -344,8 +367,8 @@ TEST_CASE("--history naming another program's SQLite database is refused with ex
     CHECK(listing.exit_code == 7);
     CHECK(contains(listing.output, "history " + db + ": an SQLite database of something else"));
     CHECK(contains(listing.output, "the table(s) notes"));
-    const auto judged = run_captured({judge_program, std::string(GEMM_SOURCE_DIR) + "/solutions/naive.cu", "--history",
-                                      db, "--cache-dir", folder.at("cache")});
+    const auto judged = run_captured({judge_program, std::string(GEMM_SOURCE_DIR) + "/solutions/01-naive.cu",
+                                      "--history", db, "--cache-dir", folder.at("cache")});
     CHECK(judged.exit_code == 7);
     CHECK(contains(judged.output, "judge: setup: history " + db));
     CHECK_FALSE(std::filesystem::exists(folder.at("cache"))); // refused before compiling

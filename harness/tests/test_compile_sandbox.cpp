@@ -7,9 +7,9 @@
 // things; the real nvcc, where there is one, gets `#include "/dev/zero"`.
 #include "core/errors.hpp"
 #include "core/text.hpp"
-#include "judge/compile.hpp"
-#include "judge/compile_cache.hpp"
-#include "judge/process.hpp"
+#include "judge/compile/compile.hpp"
+#include "judge/compile/compile_cache.hpp"
+#include "judge/os/process.hpp"
 #include "sandbox/landlock.hpp"
 #include "test_support.hpp"
 

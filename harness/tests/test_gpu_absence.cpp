@@ -1,5 +1,5 @@
 // Why there is no GPU, in words that say what to check, for each way a machine lacks one.
-#include "judge/gpu_absence.hpp"
+#include "judge/os/gpu_absence.hpp"
 #include "test_support.hpp"
 
 #include <doctest/doctest.h>

@@ -2,7 +2,8 @@
 // and invisible input in testcase files, the compile cache seen from the command line, and
 // the checkout's own suite. With a GPU the solutions here are judged on one sample case.
 #include "core/terminal_text.hpp"
-#include "judge/process.hpp"
+#include "judge/compile/compile.hpp"
+#include "judge/os/process.hpp"
 #include "test_support.hpp"
 
 #include <algorithm>
@@ -25,7 +26,7 @@ namespace fs = std::filesystem;
 namespace {
 
 const std::string judge_program = std::string(GEMM_BIN_DIR) + "/gemm-judge";
-const std::string naive = std::string(GEMM_SOURCE_DIR) + "/solutions/naive.cu";
+const std::string naive = std::string(GEMM_SOURCE_DIR) + "/solutions/01-naive.cu";
 
 bool gpu_present() {
     static const bool present = [] {
@@ -381,6 +382,21 @@ TEST_CASE("a FIFO named x.cu is refused at once with exit 64, never read") {
     const auto run = judge({fifo, "--cache-dir", folder.at("cache")});
     CHECK(run.status == 64);
     CHECK(contains(run.output, "x.cu: is a FIFO, not a regular file"));
+}
+
+// The rungs are numbered so that they sort in ladder order; the README's first command
+// keeps its short name through a link.
+TEST_CASE("solutions/tiled.cu, the README's first command, is a relative link to rung 2, judged under its own name") {
+    const fs::path link = fs::path(GEMM_SOURCE_DIR) / "solutions" / "tiled.cu";
+    REQUIRE(fs::is_symlink(link));
+    CHECK(fs::read_symlink(link) == "02-tiled.cu");
+    CHECK_FALSE(why_not_a_solution_file(link.string()));
+    if (skip_without_nvcc()) return;
+    TempFolder folder;
+    const auto run =
+        judge({link.string(), "--case", "01-one-by-one", "--cache-dir", folder.at("cache"), "--no-history"});
+    CHECK((run.status == 0 || run.status == 6)); // AC, or compiled and no GPU to run it on
+    CHECK(contains(run.output, "tiled.cu  compiled for"));
 }
 
 TEST_CASE("--list, case show and case validate report a wrong expected C alike, exit 5") {

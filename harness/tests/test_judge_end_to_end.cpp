@@ -2,7 +2,7 @@
 // every known-bad solution against the verdict it must get. Cases that need a GPU
 // print "[skipped: no GPU]" without one, which CTest counts as skipped.
 #include "channel/protocol.hpp"
-#include "judge/process.hpp"
+#include "judge/os/process.hpp"
 
 #include <cstdlib>
 #include <doctest/doctest.h>
@@ -103,8 +103,8 @@ Expectation read_directives(const fs::path &file) {
         if (m[1] == "compare-with") compare_with = m[2];
     }
     if (e.min_time_ratio > 0)
-        e.yardstick =
-            compare_with.empty() ? fs::path(source_dir) / "solutions" / "naive.cu" : file.parent_path() / compare_with;
+        e.yardstick = compare_with.empty() ? fs::path(source_dir) / "solutions" / "01-naive.cu"
+                                           : file.parent_path() / compare_with;
     return e;
 }
 
@@ -170,7 +170,7 @@ std::vector<std::string> judge_arguments(const Expectation &e) {
     std::istringstream flags(e.flags);
     for (std::string f; flags >> f;) args.push_back(f);
     // The judge keeps no history of these runs: a history it could not read it would move
-    // aside (judge/history.cpp), and the decoy must be changed by nobody.
+    // aside (judge/history/history.cpp), and the decoy must be changed by nobody.
     if (e.decoys) args.push_back("--no-history");
     return args;
 }

@@ -1,7 +1,7 @@
 // What the user reads: rows, the summary line, durations and the JSON report.
 #include <doctest/doctest.h>
 
-#include "judge/report.hpp"
+#include "judge/report/report.hpp"
 
 #include <cmath>
 #include <string>

@@ -3,7 +3,7 @@
 // columns laid out by display width, and a report that cannot be written named (exit 7).
 #include "core/errors.hpp"
 #include "core/terminal_text.hpp"
-#include "judge/reporter.hpp"
+#include "judge/report/reporter.hpp"
 #include "test_support.hpp"
 
 #include <algorithm>

@@ -1,7 +1,7 @@
 // Helpers shared by the suites that work with files and child processes.
 #pragma once
 
-#include "judge/process.hpp"
+#include "judge/os/process.hpp"
 
 #include <chrono>
 #include <cstdio>

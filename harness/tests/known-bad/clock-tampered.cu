@@ -15,7 +15,7 @@
 // Why the judge must hold: the time is taken by the referee, another process, with
 // %globaltimer stamps ordered around the call; nothing the runner's clocks say is believed.
 // So the answer is AC with an honest time: its median at least 0.9× that of
-// solutions/naive.cu on the same case.
+// solutions/01-naive.cu on the same case.
 #include "hostile.cuh"
 #include "naive_kernel.cuh"
 

@@ -1,0 +1,45 @@
+// Where the judge's side decides a case's verdict, from facts: how the case's run ended as
+// the supervisor saw it, the referee's result, what the solution's confinement blocked and
+// whether its time is one the GPU can give; for --sanitize, each tool's finding. The
+// verdict of the calls themselves (AC or WA, and RE for a CUDA error) comes with the
+// referee's result, from core/check.cpp (judge_output) and core/timed_check.cpp. A case's
+// identity (name and shape) is stamped here, once.
+#pragma once
+
+#include "core/case_result.hpp"
+#include "core/testcase.hpp"
+
+#include <optional>
+#include <string>
+
+namespace gemm {
+
+enum class CaseEnding {
+    Reported,    // the referee sent its result: its verdict stands unless a fact below overrides it
+    NotCompiled, // nvcc failed, or the library has no usable solve(): CE
+    NotStarted,  // the solution's processes did not start or load it: RE
+    CallOverran, // a solve() call ran past the case's time limit: TLE
+    JudgeFailed, // the judge's own side failed (the referee gone, silent or incoherent): JE
+};
+
+struct CaseFacts {
+    CaseEnding ending = CaseEnding::Reported;
+    CaseResult reported;                          // the referee's result, when Reported
+    std::string why;                              // any other ending, in words
+    std::string runner_end;                       // how the solution's process ended, when the referee lost it
+    std::optional<std::string> impossible_timing; // why the reported time cannot be (core/plausibility.hpp)
+    std::string attempts;                         // what the confinement blocked, named; "" for none
+};
+
+// The facts of a run that ended without the referee's result: how, and why in words.
+CaseFacts ended_early(CaseEnding ending, std::string why);
+
+// Facts in, a judgement out: the case's result with its verdict, detail and identity.
+CaseResult decide_case(const TestCase &tc, CaseFacts facts);
+
+// --sanitize: folds one tool's run of a case into the case's result so far. A finding is RE
+// with its source line; without one, the run counts only when it is worse.
+void add_sanitizer_run(CaseResult &so_far, const std::string &tool, const CaseResult &run,
+                       const std::optional<std::string> &finding);
+
+} // namespace gemm

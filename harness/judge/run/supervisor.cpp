@@ -1,0 +1,397 @@
+#include "judge/run/supervisor.hpp"
+#include "channel/judge_channel.hpp"
+#include "channel/protocol.hpp"
+#include "core/plausibility.hpp"
+#include "judge/os/process.hpp"
+#include "judge/os/runner_scratch.hpp"
+#include "judge/run/case_verdict.hpp"
+#include "runner/confinement.hpp"
+#include "sandbox/attempt_monitor.hpp"
+#include "sandbox/fd_passing.hpp"
+
+#include <algorithm>
+#include <cerrno>
+#include <chrono>
+#include <cmath>
+#include <csignal>
+#include <cstring>
+#include <fcntl.h>
+#include <poll.h>
+#include <random>
+#include <sys/socket.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+namespace gemm {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double seconds_until(Clock::time_point deadline) {
+    return std::chrono::duration<double>(deadline - Clock::now()).count();
+}
+
+Clock::time_point after(double seconds) {
+    return Clock::now() + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(seconds));
+}
+
+void close_fd(int &fd) {
+    if (fd >= 0) close(fd);
+    fd = -1;
+}
+
+std::string format_seconds(double s) {
+    char text[32];
+    std::snprintf(text, sizeof text, "%.3g s", s);
+    return text;
+}
+
+bool output_pipe(int ends[2]) {
+    if (pipe2(ends, O_CLOEXEC) != 0) return false;
+    fcntl(ends[0], F_SETFL, O_NONBLOCK);
+    return true;
+}
+
+// What a child of the judge may see of its environment: the GPU's selection and the
+// library path the driver may need, nothing of the user's.
+std::vector<std::string> scrubbed_environment(const std::string &home) {
+    std::vector<std::string> env = {"PATH=/usr/local/bin:/usr/bin:/bin", "HOME=" + home, "TMPDIR=" + home,
+                                    "LANG=C.UTF-8"};
+    for (const char *name : {"CUDA_VISIBLE_DEVICES", "LD_LIBRARY_PATH", "NVIDIA_VISIBLE_DEVICES"})
+        if (const char *value = std::getenv(name)) env.push_back(std::string(name) + "=" + value);
+    return env;
+}
+
+} // namespace
+
+Supervisor::Supervisor(SupervisorOptions options)
+    : options_(std::move(options)), random_state_(std::random_device{}() * 0x100000001ull ^ std::random_device{}()) {
+    // A child that dies while we write to it must not kill the judge.
+    std::signal(SIGPIPE, SIG_IGN);
+}
+
+Supervisor::~Supervisor() { stop_all(); }
+
+// Nonces and secrets: unpredictable, and held by trusted processes only.
+std::uint64_t Supervisor::fresh_random() { return SplitMix64(random_state_++ * 0x9E3779B97F4A7C15ull).next(); }
+
+void Supervisor::stop_all() {
+    runner_.stop();
+    baseline_.stop();
+    referee_.stop();
+    drain_outputs();
+    channel_.close();
+    close_fd(monitor_socket_);
+    close_fd(solution_output_.fd);
+    close_fd(judge_side_output_.fd);
+    if (monitor_) {
+        for (auto &a : monitor_->take_attempts()) attempts_.push_back(a);
+        monitor_.reset();
+    }
+    scratch_.reset();
+}
+
+void Supervisor::drain(Output &output) {
+    if (output.fd < 0) return;
+    char buffer[65536];
+    for (;;) {
+        const ssize_t n = read(output.fd, buffer, sizeof buffer);
+        if (n == 0) close_fd(output.fd); // closed: stop polling it
+        if (n <= 0) break;
+        output.tail.append(buffer, static_cast<std::size_t>(n));
+        // A bounded tail: a solution that floods stdout costs memory only up to this.
+        if (output.tail.size() > 2 * options_.output_tail_bytes)
+            output.tail.erase(0, output.tail.size() - options_.output_tail_bytes);
+    }
+}
+
+void Supervisor::drain_outputs() {
+    drain(solution_output_);
+    drain(judge_side_output_);
+}
+
+// The runner's notifications are answered whenever the supervisor waits: a blocked
+// runner thread never holds up the call it belongs to for longer than a poll.
+void Supervisor::answer_monitor() {
+    if (!monitor_) return;
+    monitor_->handle_ready();
+    for (auto &a : monitor_->take_attempts()) attempts_.push_back(std::move(a));
+}
+
+bool Supervisor::wait_for_activity(int ms) {
+    std::vector<pollfd> fds;
+    for (int fd : {channel_.fd(), solution_output_.fd, judge_side_output_.fd, monitor_socket_})
+        if (fd >= 0) fds.push_back({fd, POLLIN, 0});
+    if (monitor_) fds.push_back({monitor_->fd(), POLLIN, 0});
+    const int n = poll(fds.data(), fds.size(), std::max(ms, 0));
+    if (monitor_ && (fds.back().revents & POLLIN)) answer_monitor();
+    if (monitor_ && (fds.back().revents & (POLLHUP | POLLERR | POLLNVAL))) {
+        // Nothing is left under the filter: keep what it tried, stop polling a closed listener.
+        answer_monitor();
+        monitor_.reset();
+    }
+    drain_outputs();
+    return n > 0;
+}
+
+// The next line from the referee, parsed and with its nonce checked; nullopt (and why)
+// when it is gone, silent past the limit, or says something that is not a message.
+std::optional<nlohmann::json> Supervisor::wait_for_message(double limit_s, std::string &failure) {
+    const auto deadline = after(limit_s);
+    std::vector<std::string> lines;
+    for (;;) {
+        const bool open = channel_.read_lines(lines);
+        if (!lines.empty()) break;
+        if (!open) {
+            failure = "the referee process " + describe_wait_status(referee_.reap(2)) + " while starting" +
+                      (judge_side_output_.tail.empty() ? "" : ": " + judge_side_output_.tail.substr(0, 300));
+            return std::nullopt;
+        }
+        if (seconds_until(deadline) <= 0) {
+            failure = "the referee did not answer within " + format_seconds(limit_s);
+            return std::nullopt;
+        }
+        wait_for_activity(static_cast<int>(std::ceil(seconds_until(deadline) * 1000)));
+        if (monitor_socket_ >= 0) receive_listener();
+    }
+    channel_.unread({lines.begin() + 1, lines.end()});
+    auto message = JudgeChannel::parse(lines.front());
+    if (!message) failure = "the referee's message is not one: " + lines.front().substr(0, 200);
+    return message;
+}
+
+bool Supervisor::spawn_referee_and_baseline(int &runner_end) {
+    int channel_in = -1, channel_out = -1, output[2], runner_pair[2], baseline_pair[2];
+    if (!channel_.open(channel_in, channel_out) || !output_pipe(output) ||
+        socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, runner_pair) != 0 ||
+        socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, baseline_pair) != 0)
+        return false;
+    ChildSpec referee;
+    referee.argv = {options_.referee, "--channel-in=" + std::to_string(channel_in),
+                    "--channel-out=" + std::to_string(channel_out), "--runner=" + std::to_string(runner_pair[0]),
+                    "--baseline=" + std::to_string(baseline_pair[0])};
+    referee.keep_fds = {channel_in, channel_out, runner_pair[0], baseline_pair[0]};
+    referee.output_fd = output[1];
+    ChildSpec baseline;
+    baseline.argv = {options_.runner, "--referee=" + std::to_string(baseline_pair[1]), "--baseline"};
+    baseline.keep_fds = {baseline_pair[1]};
+    baseline.output_fd = output[1];
+    const bool started = referee_.start(referee) && baseline_.start(baseline);
+    for (int fd : {channel_in, channel_out, output[1], runner_pair[0], baseline_pair[0], baseline_pair[1]}) close(fd);
+    judge_side_output_ = {output[0], ""};
+    runner_end = runner_pair[1];
+    return started;
+}
+
+bool Supervisor::spawn_runner(int runner_end) {
+    int output[2], monitor_pair[2];
+    // Message boundaries: the listener, then the report, each one message.
+    if (!output_pipe(output) || socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, monitor_pair) != 0) return false;
+    scratch_ = std::make_unique<RunnerScratch>(options_.library);
+    ChildSpec runner;
+    runner.argv = options_.runner_prefix;
+    runner.argv.insert(runner.argv.end(),
+                       {options_.runner, "--referee=" + std::to_string(runner_end),
+                        "--monitor=" + std::to_string(monitor_pair[1])});
+    if (!options_.relaxed_for.empty()) runner.argv.push_back("--relaxed=" + options_.relaxed_for);
+    runner.argv.push_back(scratch_->library());
+    runner.keep_fds = {runner_end, monitor_pair[1]};
+    runner.output_fd = output[1];
+    runner.cwd = scratch_->dir();
+    runner.environment = scrubbed_environment(scratch_->dir());
+    const bool started = runner_.start(runner);
+    for (int fd : {output[1], monitor_pair[1], runner_end}) close(fd);
+    solution_output_ = {output[0], ""};
+    monitor_socket_ = monitor_pair[0];
+    return started;
+}
+
+// The runner's confinement, as its own code reports it before loading the solution:
+// the seccomp listener (the proof that the filter is in force), then what is unconfined.
+// Reads what has arrived; the socket is closed once the report is in.
+bool Supervisor::receive_listener() {
+    for (;;) {
+        pollfd ready{monitor_socket_, POLLIN, 0};
+        if (poll(&ready, 1, 0) <= 0) return true;
+        std::string payload;
+        const int listener = sandbox::receive_fd(monitor_socket_, payload);
+        if (listener >= 0) {
+            monitor_ = std::make_unique<sandbox::AttemptMonitor>(
+                listener, runner_policy(scratch_->dir(), runner_.pid(), options_.relaxed_for), runner_.pid());
+            continue;
+        }
+        const auto report = nlohmann::json::parse(payload, nullptr, false);
+        if (report.is_object())
+            for (const auto &item : report.value("unconfined", nlohmann::json::array()))
+                if (item.is_string()) last_start_.unconfined.push_back(item.get<std::string>());
+        if (!monitor_) last_start_.unconfined.push_back("no seccomp listener reached the judge: attempts go unnamed");
+        close_fd(monitor_socket_);
+        return report.is_object();
+    }
+}
+
+WorkerStart Supervisor::start() {
+    if (referee_.running()) return last_start_;
+    last_start_ = WorkerStart{};
+    solution_output_.tail.clear();
+    judge_side_output_.tail.clear();
+    int runner_end = -1;
+    if (!spawn_referee_and_baseline(runner_end)) {
+        last_start_.failure = std::string("cannot start the judge's processes: ") + strerror(errno);
+        close_fd(runner_end);
+        stop_all();
+        return last_start_;
+    }
+    nlohmann::json shapes = nlohmann::json::array();
+    for (const auto &s : options_.timed_shapes) shapes.push_back({s[0], s[1], s[2]});
+    const std::uint64_t nonce = fresh_random();
+    channel_.send({{"nonce", nonce}, {"calibrate", shapes}, {"baseline_group", baseline_.pid()}});
+    std::string failure;
+    const auto hello = wait_for_message(options_.startup_limit_s, failure);
+    if (!hello || hello->value("event", "") != event::hello || hello->value("nonce", std::uint64_t{0}) != nonce) {
+        last_start_.failure = hello ? "the referee's first message was not a hello" : failure;
+        close_fd(runner_end);
+        stop_all();
+        return last_start_;
+    }
+    try {
+        last_start_.device = hello->at("device").get<DeviceInfo>();
+        failure = hello->value("failure", "");
+    } catch (const std::exception &e) {
+        failure = std::string("the referee's hello is malformed: ") + e.what();
+    }
+    if (!failure.empty()) {
+        last_start_.failure = failure;
+        close_fd(runner_end);
+        stop_all();
+        return last_start_;
+    }
+    try {
+        if (!spawn_runner(runner_end)) throw std::runtime_error(strerror(errno));
+    } catch (const std::exception &e) {
+        last_start_.failure = std::string("cannot start the solution's process: ") + e.what();
+        stop_all();
+        return last_start_;
+    }
+    channel_.send({{"nonce", nonce}, {"event", event::runner}, {"group", runner_.pid()}});
+    const auto runner_hello = wait_for_message(options_.startup_limit_s, failure);
+    if (monitor_socket_ >= 0) receive_listener();
+    if (!runner_hello || runner_hello->value("event", "") != event::runner) {
+        last_start_.failure = runner_hello ? "the referee did not relay the runner's hello" : failure;
+        stop_all();
+        return last_start_;
+    }
+    if (runner_hello->value("lost", false) || !runner_hello->value("why", "").empty()) {
+        last_start_.failure = runner_hello->value("lost", false)
+                                  ? "the solution's process " + describe_wait_status(runner_.reap(2)) +
+                                        " while loading the solution"
+                                  : "the solution's process broke the runner protocol: " + runner_hello->value("why", "");
+        stop_all();
+        return last_start_;
+    }
+    last_start_.solve_error = runner_hello->value("solve_error", "");
+    last_start_.ok = true;
+    return last_start_;
+}
+
+std::string Supervisor::describe_runner_end(int call_index) {
+    const int status = runner_.reap(2);
+    std::string text = "the solution's process " + describe_wait_status(status) +
+                       (call_index > 0 ? " during call " + std::to_string(call_index) + " of solve()"
+                                       : " between calls of solve()");
+    if (WIFEXITED(status)) text += " without returning (exit() inside the solution?)";
+    return text;
+}
+
+std::string Supervisor::attempts_text() {
+    answer_monitor();
+    std::string text;
+    for (const auto &a : attempts_) text += (text.empty() ? "" : "; ") + a;
+    attempts_.clear();
+    return text;
+}
+
+CaseResult Supervisor::run_case(const TestCase &tc, const CasePolicy &policy) {
+    const auto started = Clock::now();
+    const WorkerStart ready = start();
+    if (!ready.ok) {
+        auto r = decide_case(tc, ended_early(CaseEnding::NotStarted, ready.failure));
+        r.output_tail = solution_output_.tail;
+        return r;
+    }
+    solution_output_.tail.clear();
+    const CaseRequest request{tc, policy, fresh_random(), fresh_random()};
+    const double call_limit = time_limit_s(tc) * options_.time_limit_scale;
+    Phase phase = Phase::Judge;
+    int call_index = 0;
+    auto deadline = after(options_.judge_phase_limit_s);
+    auto finish = [&](CaseFacts facts) {
+        drain_outputs();
+        facts.attempts = attempts_text();
+        CaseResult r = decide_case(tc, std::move(facts));
+        r.output_tail = solution_output_.tail;
+        r.wall_seconds = std::chrono::duration<double>(Clock::now() - started).count();
+        return r;
+    };
+    if (!channel_.send(nlohmann::json(request))) {
+        stop_all();
+        return finish(ended_early(CaseEnding::JudgeFailed, "the referee is gone"));
+    }
+    for (;;) {
+        const int remaining_ms = std::max(0, static_cast<int>(std::ceil(seconds_until(deadline) * 1000)));
+        if (!wait_for_activity(remaining_ms) && seconds_until(deadline) <= 0) {
+            stop_all();
+            if (phase == Phase::Solve)
+                return finish(ended_early(CaseEnding::CallOverran, "call " + std::to_string(call_index) +
+                                                                       " of solve() ran past the time limit of " +
+                                                                       format_seconds(call_limit) +
+                                                                       " (the solution's process was killed)"));
+            return finish(ended_early(CaseEnding::JudgeFailed, "the judge's own work on this case took over " +
+                                                                   format_seconds(options_.judge_phase_limit_s)));
+        }
+        std::vector<std::string> lines;
+        const bool open = channel_.read_lines(lines);
+        for (const auto &line : lines) {
+            const auto parsed = JudgeChannel::parse(line);
+            const bool ours = parsed && parsed->value("nonce", std::uint64_t{0}) == request.nonce;
+            if (!ours) {
+                stop_all();
+                return finish(
+                    ended_early(CaseEnding::JudgeFailed,
+                                "the referee sent something that is not a judge message: " + line.substr(0, 120)));
+            }
+            const nlohmann::json &message = *parsed;
+            const std::string kind = message.value("event", "");
+            if (kind == event::call) {
+                phase = Phase::Solve;
+                ++call_index;
+                deadline = after(call_limit);
+            } else if (kind == event::judge) {
+                phase = Phase::Judge;
+                deadline = after(options_.judge_phase_limit_s);
+            } else if (kind == event::result) {
+                CaseFacts facts;
+                try {
+                    facts.reported = message.at("result").get<CaseResult>();
+                } catch (const std::exception &e) {
+                    stop_all();
+                    return finish(ended_early(CaseEnding::JudgeFailed,
+                                              std::string("malformed result from the referee: ") + e.what()));
+                }
+                if (facts.reported.runner_lost) facts.runner_end = describe_runner_end(facts.reported.failed_call);
+                if (message.value("worker_exits", false)) stop_all();
+                facts.impossible_timing = impossible_timing(facts.reported, ready.device);
+                return finish(std::move(facts));
+            }
+        }
+        if (!open) {
+            const std::string why = "the referee process " + describe_wait_status(referee_.reap(2)) + ": " +
+                                    judge_side_output_.tail.substr(0, 300);
+            stop_all();
+            return finish(ended_early(CaseEnding::JudgeFailed, why));
+        }
+    }
+}
+
+} // namespace gemm

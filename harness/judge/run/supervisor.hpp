@@ -1,0 +1,95 @@
+// Runs solutions in processes of their own, never in the judge's. Per session three
+// children: the referee (trusted, GPU: inputs, reference, checks, the clock), the
+// baseline runner (cuBLAS and empty calls, never loads a solution) and the solution's
+// runner (confined; its blocked attempts reach the judge through the seccomp listener
+// it hands over before loading the solution). The supervisor enforces the time limit
+// of each solve() call, turns a dead runner into RE or TLE for the case it was on,
+// names what the runner tried, and starts fresh processes for the rest.
+#pragma once
+
+#include "channel/judge_channel.hpp"
+#include "channel/protocol.hpp"
+#include "core/case_result.hpp"
+#include "core/testcase.hpp"
+#include "judge/os/child_process.hpp"
+
+#include <array>
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace gemm {
+
+namespace sandbox {
+class AttemptMonitor;
+}
+class RunnerScratch;
+
+struct SupervisorOptions {
+    std::string referee;                    // the gemm-referee program
+    std::string runner;                     // the gemm-runner program
+    std::string library;                    // the compiled solution
+    std::vector<std::string> runner_prefix; // a tool the solution's runner runs under (compute-sanitizer, ncu)
+    std::string relaxed_for;                // that tool's name: it needs a looser confinement
+    std::vector<std::array<int, 3>> timed_shapes; // the empty call is measured for these before the solution loads
+    double judge_phase_limit_s = 300;       // the judge's own work (reference, checks) per phase
+    double startup_limit_s = 120;           // CUDA initialisation and loading the solution
+    std::size_t output_tail_bytes = 16384;
+    double time_limit_scale = 1.0; // under compute-sanitizer a call runs tens of times slower
+};
+
+struct WorkerStart {
+    bool ok = false;
+    std::string failure;     // why the processes did not start, in words
+    DeviceInfo device;       // from the referee
+    std::string solve_error; // non-empty: the library has no usable solve()
+    std::vector<std::string> unconfined; // what the solution's process is not confined by
+};
+
+class Supervisor {
+  public:
+    explicit Supervisor(SupervisorOptions options);
+    ~Supervisor();
+    Supervisor(const Supervisor &) = delete;
+    Supervisor &operator=(const Supervisor &) = delete;
+
+    // Starts the processes (if none are running) and waits until the solution is loaded.
+    WorkerStart start();
+    CaseResult run_case(const TestCase &tc, const CasePolicy &policy = {});
+
+  private:
+    enum class Phase { Judge, Solve };
+    struct Output {
+        int fd = -1;
+        std::string tail;
+    };
+    bool spawn_referee_and_baseline(int &runner_end);
+    bool spawn_runner(int runner_end);
+    void stop_all();
+    void drain(Output &output);
+    void drain_outputs();
+    std::optional<nlohmann::json> wait_for_message(double limit_s, std::string &failure);
+    void answer_monitor();
+    std::string describe_runner_end(int call_index);
+    bool receive_listener();
+    std::string attempts_text();
+    std::uint64_t fresh_random();
+    // Waits up to `ms` for any of the children to say something, answering the
+    // monitor meanwhile; false when the wait timed out.
+    bool wait_for_activity(int ms);
+
+    SupervisorOptions options_;
+    ChildProcess referee_, baseline_, runner_;
+    std::unique_ptr<RunnerScratch> scratch_;
+    std::unique_ptr<sandbox::AttemptMonitor> monitor_;
+    JudgeChannel channel_;
+    int monitor_socket_ = -1;
+    Output solution_output_, judge_side_output_;
+    std::vector<std::string> attempts_;
+    WorkerStart last_start_;
+    std::uint64_t random_state_;
+};
+
+} // namespace gemm
