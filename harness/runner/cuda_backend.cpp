@@ -115,6 +115,22 @@ std::string CudaBackend::check_device_untouched(const float *C) const {
     return "";
 }
 
+// A solution that resets the device takes the runner's events with its context: they
+// are made again, and the failed record's error, the runner's own, is cleared. An error
+// the solution left pending is left for the check after the call to report.
+bool CudaBackend::record_own_event(cudaEvent_t &event) {
+    if (cudaPeekAtLastError() != cudaSuccess) return false;
+    if (cudaEventRecord(event, nullptr) == cudaSuccess) return true;
+    cudaGetLastError();
+    if (cudaEventCreate(&own_events_.before) != cudaSuccess || cudaEventCreate(&own_events_.after) != cudaSuccess) {
+        cudaGetLastError();
+        return false;
+    }
+    if (cudaEventRecord(event, nullptr) == cudaSuccess) return &event == &own_events_.before;
+    cudaGetLastError();
+    return false;
+}
+
 CallOutcome CudaBackend::call(const CallOrder &o) {
     const auto end = [&](std::size_t offset, long long elements) { return offset + std::size_t(elements) * 4; };
     if (!base_ || end(o.a_offset, 1LL * o.M * o.N) > bytes_ || end(o.b_offset, 1LL * o.N * o.K) > bytes_ ||
@@ -125,7 +141,7 @@ CallOutcome CudaBackend::call(const CallOrder &o) {
     auto *C = reinterpret_cast<float *>(base_ + o.c_offset);
     // The in-process events a judge that ran solve() in its own process would have
     // timed with: the referee compares them with its stamps, and believes its stamps.
-    const bool events = own_events_.before && cudaEventRecord(own_events_.before, nullptr) == cudaSuccess;
+    const bool events = record_own_event(own_events_.before);
     switch (o.work) {
     case RunnerWork::Solve:
         if (!solve_) return failed("no solve() was loaded");
@@ -152,7 +168,7 @@ CallOutcome CudaBackend::call(const CallOrder &o) {
     // After every kind of call, so that the empty call pays the host work a solution's
     // call pays (the empty call's cost is what is taken off the solution's times).
     if (auto why = check_device_untouched(C); !why.empty()) return failed(why);
-    const bool timed = events && cudaEventRecord(own_events_.after, nullptr) == cudaSuccess;
+    const bool timed = events && record_own_event(own_events_.after);
     // Every stream of this context, non-blocking ones included: work a solution leaves
     // running is waited for here and counted in its time.
     cudaError_t e = cudaDeviceSynchronize();

@@ -25,6 +25,7 @@ class CudaBackend : public RunnerBackend {
 
   private:
     std::string check_device_untouched(const float *C) const;
+    bool record_own_event(cudaEvent_t &event);
     void unmap();
     SolveFunction solve_ = nullptr;
     cublasHandle_t cublas_ = nullptr;
