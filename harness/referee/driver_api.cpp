@@ -30,6 +30,8 @@ DriverApi load() {
     look_up("cuMemExportToShareableHandle", api.mem_export_to_shareable_handle);
     look_up("cuMemImportFromShareableHandle", api.mem_import_from_shareable_handle);
     look_up("cuGetErrorString", api.get_error_string);
+    look_up("cuCtxGetCurrent", api.ctx_get_current);
+    look_up("cuCtxGetId", api.ctx_get_id);
     return api;
 }
 

@@ -1,5 +1,5 @@
 // The CUDA driver's virtual-memory calls (cuMemCreate, cuMemMap, the descriptor export
-// and import), reached through the runtime rather than linked: a program linked to
+// and import) and the current context's identity, reached through the runtime rather than linked: a program linked to
 // libcuda cannot even start on a machine without the driver, and the referee and the
 // runner must start there to say "no GPU" and to find a missing solve().
 #pragma once
@@ -23,6 +23,8 @@ struct DriverApi {
                                                unsigned long long);
     CUresult (*mem_import_from_shareable_handle)(CUmemGenericAllocationHandle *, void *, CUmemAllocationHandleType);
     CUresult (*get_error_string)(CUresult, const char **);
+    CUresult (*ctx_get_current)(CUcontext *);
+    CUresult (*ctx_get_id)(CUcontext, unsigned long long *);
 };
 
 // The entry points, looked up once (after the runtime has a context); throws

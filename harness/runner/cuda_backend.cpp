@@ -3,6 +3,7 @@
 
 #include <cuda_runtime.h>
 #include <dlfcn.h>
+#include <stdexcept>
 #include <nvtx3/nvToolsExt.h>
 #include <unistd.h>
 
@@ -26,8 +27,10 @@ CallOutcome failed(std::string why) {
 
 CudaBackend::~CudaBackend() {
     unmap();
-    if (own_events_.before) cudaEventDestroy(own_events_.before);
-    if (own_events_.after) cudaEventDestroy(own_events_.after);
+    if (own_events_.context_id != 0 && own_events_.context_id == current_context_id()) {
+        cudaEventDestroy(own_events_.before);
+        cudaEventDestroy(own_events_.after);
+    }
     if (cublas_) cublasDestroy(cublas_);
 }
 
@@ -42,6 +45,7 @@ std::string CudaBackend::start(bool baseline) {
         return std::string("cannot use the GPU: ") + cudaGetErrorString(e);
     if (cudaEventCreate(&own_events_.before) != cudaSuccess || cudaEventCreate(&own_events_.after) != cudaSuccess)
         return "cudaEventCreate failed";
+    own_events_.context_id = current_context_id();
     if (baseline) {
         if (cublasCreate(&cublas_) != CUBLAS_STATUS_SUCCESS) return "cublasCreate failed";
         // FP32 arithmetic only: the baseline is SGEMM, never TF32.
@@ -115,20 +119,35 @@ std::string CudaBackend::check_device_untouched(const float *C) const {
     return "";
 }
 
-// A solution that resets the device takes the runner's events with its context: they
-// are made again, and the failed record's error, the runner's own, is cleared. An error
-// the solution left pending is left for the check after the call to report.
+// 0 where there is no current context or the driver cannot say (then a reset goes unseen
+// and the events are used as they are).
+unsigned long long CudaBackend::current_context_id() {
+    try {
+        CUcontext context = nullptr;
+        unsigned long long id = 0;
+        if (driver_api().ctx_get_current(&context) != CUDA_SUCCESS || !context) return 0;
+        if (driver_api().ctx_get_id(context, &id) != CUDA_SUCCESS) return 0;
+        return id;
+    } catch (const std::exception &) {
+        return 0;
+    }
+}
+
+// A solution that resets the device takes the runner's events with its context, and
+// their handles then point at freed memory: a context that is not the one the events
+// were made in gets new events (the old handles are never touched), and this call has
+// no figure of its own. An error the solution left pending is left for the check after
+// the call to report.
 bool CudaBackend::record_own_event(cudaEvent_t &event) {
     if (cudaPeekAtLastError() != cudaSuccess) return false;
-    if (cudaEventRecord(event, nullptr) == cudaSuccess) return true;
-    cudaGetLastError();
-    if (cudaEventCreate(&own_events_.before) != cudaSuccess || cudaEventCreate(&own_events_.after) != cudaSuccess) {
+    if (current_context_id() != own_events_.context_id) {
+        own_events_ = {};
+        if (cudaEventCreate(&own_events_.before) == cudaSuccess && cudaEventCreate(&own_events_.after) == cudaSuccess)
+            own_events_.context_id = current_context_id();
         cudaGetLastError();
         return false;
     }
-    if (cudaEventRecord(event, nullptr) == cudaSuccess) return &event == &own_events_.before;
-    cudaGetLastError();
-    return false;
+    return cudaEventRecord(event, nullptr) == cudaSuccess;
 }
 
 CallOutcome CudaBackend::call(const CallOrder &o) {

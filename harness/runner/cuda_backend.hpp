@@ -32,8 +32,10 @@ class CudaBackend : public RunnerBackend {
     CUdeviceptr base_ = 0;
     std::size_t bytes_ = 0;
     CUmemGenericAllocationHandle handle_ = 0;
+    static unsigned long long current_context_id();
     struct {
         cudaEvent_t before = nullptr, after = nullptr;
+        unsigned long long context_id = 0; // the context they belong to (a reset makes a new one)
     } own_events_;
 };
 
