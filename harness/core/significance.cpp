@@ -103,9 +103,20 @@ RankTest mann_whitney_u(const std::vector<double> &first, const std::vector<doub
 }
 
 const char *const ratio_interval_method =
-    "99% bootstrap interval over rounds and calls: 2000 resamples, each drawing a side's rounds with replacement "
+    "bootstrap percentile interval over rounds and calls (rank's score at 99%; compare's shapes at 99% all together, "
+    "each at 1 − 0.01/shapes): 2000 resamples or enough for 10 beyond each end, each drawing a side's rounds with "
+    "replacement "
     "(their spread widened by √(R/(R−1)) for R rounds) and each drawn round's calls with replacement, seeded, so "
     "the same samples give the same interval";
+
+BootstrapRule family_wise_rule(std::size_t shapes, double family_level) {
+    BootstrapRule rule;
+    if (shapes == 0) shapes = 1;
+    rule.level = 1 - (1 - family_level) / double(shapes);
+    const double tail = (1 - rule.level) / 2;
+    rule.resamples = std::max(rule.resamples, static_cast<int>(std::ceil(10 / tail)));
+    return rule;
+}
 
 double RatioInterval::relative_half_width() const { return std::max(high / ratio - 1, 1 - low / ratio); }
 

@@ -51,6 +51,12 @@ struct BootstrapRule {
     std::uint64_t seed = 0x6a75646765; // "judge": the same samples give the same interval
 };
 
+// compare's rule for `shapes` intervals read together: each at 1 − (1 − family_level)/shapes
+// (Bonferroni), so that a solution against itself is called a change on any of its shapes
+// with a chance of at most 1 − family_level, not that chance on each; with resamples
+// enough for at least 10 to lie beyond each end of the narrower quantiles.
+BootstrapRule family_wise_rule(std::size_t shapes, double family_level = 0.99);
+
 // The ratio median(second) / median(first) of the pooled calls, and its interval.
 struct RatioInterval {
     double ratio = 1, low = 1, high = 1;

@@ -166,7 +166,7 @@ TEST_CASE("comparing rank reports: rounds that disagree make a 0.5% change not s
     const auto within = run_captured({judge_program, "compare", before, after});
     CHECK(within.exit_code == 0);
     CHECK(contains(within.output, "not significant"));
-    CHECK(contains(within.output, "99% interval"));
+    CHECK(contains(within.output, "at 99% for all 1 shape(s) together (99.00% each, Bonferroni)"));
     CHECK(contains(within.output, "significant: the interval excludes 1 and p < 0.05"));
     const auto outside = run_captured({judge_program, "compare",
                                        folder.write("b.json", rank_report_with(10.0, 3, {0.0, 0.0005, -0.0005})),

@@ -246,6 +246,30 @@ TEST_CASE("a 2% change, with realistic noise, is called in at least 95 of 100 ru
     CHECK(slower >= 95);
 }
 
+TEST_CASE("compare's family-wise rule: nine shapes read together at 99%, each at 1 − 0.01/9, with enough resamples") {
+    const BootstrapRule one = family_wise_rule(1), nine = family_wise_rule(9);
+    CHECK(one.level == doctest::Approx(0.99));
+    CHECK(one.resamples == 2000);
+    CHECK(nine.level == doctest::Approx(1 - 0.01 / 9));
+    // Ten resamples beyond each end of the 0.056% and 99.944% quantiles.
+    CHECK(nine.resamples >= 18000);
+    CHECK(family_wise_rule(0).level == doctest::Approx(0.99));
+}
+
+TEST_CASE("a 2% change, with realistic noise, is still called at the nine-shape family-wise level in 90 of 100 runs") {
+    const BootstrapRule rule = family_wise_rule(9);
+    int slower = 0;
+    for (std::uint64_t s = 1; s <= 100; ++s) {
+        const RunShape run = run_shape(s);
+        SplitMix64 g(s + 900);
+        const Rounds before = timings(g, 4.0, run.rounds, run.calls, run.spread),
+                     after = timings(g, 4.0 * 1.02, run.rounds, run.calls, run.spread);
+        const RatioInterval old_over_new = median_ratio_interval(after, before, rule);
+        slower += called(after, before, old_over_new) && old_over_new.high < 1;
+    }
+    CHECK(slower >= 90);
+}
+
 TEST_CASE("one round off by 4.3% no longer hides a 3.8% change (issue 15: cuBLAS called not significant)") {
     // compare h200_tuned.cu cublas.cu: cuBLAS 3.8% faster on one shape at p ≈ 1e-60, but
     // another shape's first round was 4.3% off its second on one side, and the old rule
