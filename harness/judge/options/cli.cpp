@@ -134,8 +134,9 @@ void add_competitive_commands(CLI::App &app, JudgeOptions &o) {
                                 "its ") +
                     ratio_interval_method +
                     "; p, a two-sided Mann–Whitney U test over every call's time. A shape is significant when the "
-                    "interval excludes 1 and p < 0.05. Two .cu files are timed in rounds (old, new, shape by shape); "
-                    "a rank report keeps its rounds, a judge report is one round.");
+                    "interval excludes 1 and p < 0.05. Two .cu files are timed in rounds (old, new, shape by shape, "
+                    "the side that goes first alternating by round); a rank report keeps its rounds, a judge report "
+                    "is one round.");
     auto *history = app.add_subcommand("history", "the attempts recorded so far (of one solution), with the change "
                                                   "since the previous one and since the best");
     history->add_option("solution", o.solution, "a .cu file, its name or its content hash");
