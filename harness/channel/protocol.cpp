@@ -227,14 +227,17 @@ void to_json(json &j, const TimedRun &t) {
              {"q1_ms", s.q1_ms},
              {"q3_ms", s.q3_ms},
              {"relative_spread", s.relative_spread()},
-             {"clock", "referee globaltimer stamps, empty call subtracted"},
+             {"clock", "referee globaltimer stamps, less an empty call or a stand-in of the same length"},
              {"empty_call",
               {{"median_ms", t.empty_call.median_ms},
                {"spread_ms", t.empty_call.spread_ms},
                {"samples", t.empty_call.samples},
                {"measured_before_solution", t.empty_call.measured_before_solution},
                {"phases_ms", t.empty_call.median_phases},
-               {"own_events_ms", optional_ms(t.empty_call.own_events_ms)}}},
+               {"own_events_ms", optional_ms(t.empty_call.own_events_ms)},
+               {"stands_in_for_ms", optional_ms(t.empty_call.stands_in_for_ms)},
+               {"empty_median_ms", t.empty_call.stands_in_for_ms ? t.empty_call.empty_median_ms : t.empty_call.median_ms},
+               {"capped", t.empty_call.capped}}},
              {"phases_ms", t.median_phases},
              {"own_events_ms", optional_ms(t.own_events_ms)},
              {"sm_clock_mhz", t.sm_clock_mhz},
@@ -262,6 +265,9 @@ void from_json(const json &j, TimedRun &t) {
         t.empty_call.measured_before_solution = e->value("measured_before_solution", false);
         if (const auto p = e->find("phases_ms"); p != e->end() && p->is_object()) p->get_to(t.empty_call.median_phases);
         t.empty_call.own_events_ms = optional_ms(*e, "own_events_ms");
+        t.empty_call.stands_in_for_ms = optional_ms(*e, "stands_in_for_ms");
+        t.empty_call.empty_median_ms = e->value("empty_median_ms", t.empty_call.median_ms);
+        t.empty_call.capped = e->value("capped", false);
     }
     if (const auto p = j.find("phases_ms"); p != j.end() && p->is_object()) p->get_to(t.median_phases);
     t.own_events_ms = optional_ms(j, "own_events_ms");

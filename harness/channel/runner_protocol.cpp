@@ -15,6 +15,7 @@ const char *work_name(RunnerWork w) {
     case RunnerWork::Solve: return "solve";
     case RunnerWork::Cublas: return "cublas";
     case RunnerWork::Nothing: return "nothing";
+    case RunnerWork::StandIn: return "stand-in";
     }
     return "solve";
 }
@@ -23,6 +24,7 @@ RunnerWork parse_work(const std::string &name) {
     if (name == "solve") return RunnerWork::Solve;
     if (name == "cublas") return RunnerWork::Cublas;
     if (name == "nothing") return RunnerWork::Nothing;
+    if (name == "stand-in") return RunnerWork::StandIn;
     throw std::invalid_argument("unknown work " + name);
 }
 
@@ -31,6 +33,7 @@ RunnerWork parse_work(const std::string &name) {
 void to_json(json &j, const CallOrder &o) {
     j = json{{"M", o.M},         {"N", o.N},         {"K", o.K},           {"a", o.a_offset},
              {"b", o.b_offset}, {"c", o.c_offset}, {"work", work_name(o.work)}};
+    if (o.work == RunnerWork::StandIn) j["stand_in_ns"] = o.stand_in_ns;
 }
 
 void from_json(const json &j, CallOrder &o) {
@@ -41,6 +44,7 @@ void from_json(const json &j, CallOrder &o) {
     j.at("b").get_to(o.b_offset);
     j.at("c").get_to(o.c_offset);
     o.work = parse_work(j.at("work").get<std::string>());
+    o.stand_in_ns = j.value("stand_in_ns", 0ULL);
 }
 
 void RunnerLink::stop_between_exchanges(pid_t process_group) {

@@ -42,6 +42,11 @@ struct EmptyCall {
     bool measured_before_solution = false; // else after the solution's calls, when that was smaller
     CallClock median_phases{};             // each phase's median over its samples
     std::optional<double> own_events_ms{}; // the baseline runner's CUDA events around its work (C's memset), median
+    // Set when this is a stand-in's cost (core/empty_call.hpp): the length it stood in for,
+    // the plain empty call's median beside it, and whether its excess over that was capped.
+    std::optional<double> stands_in_for_ms{};
+    double empty_median_ms = 0; // with stands_in_for_ms: the plain empty call's median
+    bool capped = false;
 };
 
 struct TimedRun {

@@ -2,6 +2,7 @@
 #include "core/text.hpp"
 
 #include <algorithm>
+#include <cmath>
 
 namespace gemm {
 
@@ -45,6 +46,33 @@ EmptyCallDecision settle_empty_call(const std::optional<EmptyCall> &before, cons
     d.used = now.median_ms < before->median_ms ? now : *before;
     d.used.measured_before_solution = !(now.median_ms < before->median_ms);
     return d;
+}
+
+double stand_in_length_ms(double raw_median_ms, const EmptyCall &empty) {
+    return std::max(0.0, raw_median_ms - empty.median_ms);
+}
+
+bool wants_stand_in(double length_ms) { return length_ms >= 0.05; }
+
+int stand_in_calls(double length_ms) {
+    constexpr double budget_ms = 12; // per run, on top of the run's own calls
+    const double each_ms = length_ms + 0.5;
+    return std::clamp(static_cast<int>(std::ceil(budget_ms / each_ms)), 3, 11); // 3: one outlier cannot move it
+}
+
+double stand_in_excess_cap_ms(double length_ms) {
+    return 0.02 * length_ms + 0.03;
+}
+
+EmptyCall settle_stand_in(const EmptyCall &empty, const EmptyCall &stand_in, double length_ms) {
+    EmptyCall used = stand_in;
+    used.stands_in_for_ms = length_ms;
+    used.empty_median_ms = empty.median_ms;
+    used.measured_before_solution = empty.measured_before_solution;
+    const double cap_ms = empty.median_ms + stand_in_excess_cap_ms(length_ms);
+    used.capped = stand_in.median_ms > cap_ms;
+    if (used.capped) used.median_ms = cap_ms;
+    return used;
 }
 
 } // namespace gemm

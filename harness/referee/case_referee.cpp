@@ -150,7 +150,7 @@ void CaseReferee::map_arena(Runner &runner) {
 // One call through a runner, timed by the referee's stamps: from before the inputs
 // exist in the runner's memory to after the snapshot of C. The judge hears of a
 // solution's call outside the stamps: its bookkeeping is no part of the call.
-CallSample CaseReferee::call(Runner &runner, Problem &p, RunnerWork work, int call_index) {
+CallSample CaseReferee::call(Runner &runner, Problem &p, RunnerWork work, int call_index, double stand_in_ms) {
     map_arena(runner);
     p.prepare_call();
     clock_.flush_l2();
@@ -160,7 +160,9 @@ CallSample CaseReferee::call(Runner &runner, Problem &p, RunnerWork work, int ca
     p.hand_out_inputs();
     clock_.inputs_handed_out();
     cuda_check(cudaStreamSynchronize(nullptr), "handing out the inputs");
-    const RunnerReply reply = runner.link->call(p.order(work));
+    CallOrder order = p.order(work);
+    order.stand_in_ns = static_cast<unsigned long long>(stand_in_ms * 1e6);
+    const RunnerReply reply = runner.link->call(order);
     if (reply.kind != RunnerReply::Kind::Done) {
         if (!runner.is_solution) throw std::runtime_error("the baseline runner failed: " + reply.why);
         judge_.send({{"event", event::judge}});
@@ -180,15 +182,19 @@ CallSample CaseReferee::call(Runner &runner, Problem &p, RunnerWork work, int ca
     return sample;
 }
 
-EmptyCall CaseReferee::measure_empty_calls(Problem &p, int calls) {
+EmptyCall CaseReferee::measure_empty_calls(Problem &p, int calls, double stand_in_ms) {
+    const RunnerWork work = stand_in_ms > 0 ? RunnerWork::StandIn : RunnerWork::Nothing;
     std::vector<CallSample> samples;
-    for (int i = -2; i < calls; ++i) { // two warm-ups: page tables, lazy module loads
-        const CallSample s = call(baseline_, p, RunnerWork::Nothing, 0);
+    // Two warm-ups for the empty call (page tables, lazy module loads); a stand-in follows
+    // empty calls of the same shape, so its first call is already warm.
+    for (int i = work == RunnerWork::StandIn ? 0 : -2; i < calls; ++i) {
+        const CallSample s = call(baseline_, p, work, 0, stand_in_ms);
         if (i >= 0) samples.push_back(s);
     }
     // The path's cost is what the empty call took beyond its own work on the GPU (the
-    // memset of C, timed by the baseline runner's events around it): a solution's
-    // kernels are its work, and an in-process judge would have counted them in full.
+    // memset of C, or the stand-in's kernel, timed by the baseline runner's events around
+    // it): a solution's kernels are its work, and an in-process judge would have counted
+    // them in full.
     std::vector<double> ms;
     for (const CallSample &s : samples) ms.push_back(s.ms - std::min(s.own_events_ms.value_or(0.0), s.ms));
     const TimingSummary summary = summarize(ms);
@@ -209,7 +215,7 @@ void CaseReferee::calibrate(const std::vector<ShapeKey> &shapes) {
         if (calibrated_.count(shape)) continue;
         Problem &p = problem_for(shape[0], shape[1], shape[2]);
         p.generate(spec, timed_input_set);
-        calibrated_[shape] = measure_empty_calls(p, 21);
+        calibrated_[shape] = measure_empty_calls(p, 11); // as many as after the calls: a median for the busy-GPU check
     }
 }
 
@@ -298,8 +304,18 @@ void CaseReferee::settle_offset(Problem &p, CaseResult &r) {
     while (wants_another_try(before, after)) after.push_back(measure_empty_calls(p, 11));
     const EmptyCallDecision decision = settle_empty_call(before, after);
     if (decision.gpu_kept_busy) throw SolutionFailure(decision.why, false, 0);
-    for (std::optional<TimedRun> *run : {&r.timing, &r.baseline})
-        if (*run) subtract_empty_call(**run, decision.used);
+    // Each run's own cost beyond its work, from a stand-in of its length (core/empty_call.hpp):
+    // the solution's and cuBLAS's differ when their lengths do.
+    for (std::optional<TimedRun> *run : {&r.timing, &r.baseline}) {
+        if (!*run) continue;
+        const double length_ms = stand_in_length_ms((*run)->stats.median_ms, decision.used);
+        if (!wants_stand_in(length_ms)) {
+            subtract_empty_call(**run, decision.used);
+            continue;
+        }
+        const EmptyCall stand_in = measure_empty_calls(p, stand_in_calls(length_ms), length_ms);
+        subtract_empty_call(**run, settle_stand_in(decision.used, stand_in, length_ms));
+    }
 }
 
 CaseResult CaseReferee::run(const CaseRequest &request) {

@@ -52,8 +52,9 @@ class CaseReferee {
     };
     Problem &problem_for(int M, int N, int K);
     void map_arena(Runner &runner);
-    CallSample call(Runner &runner, Problem &p, RunnerWork work, int call_index);
-    EmptyCall measure_empty_calls(Problem &p, int calls);
+    CallSample call(Runner &runner, Problem &p, RunnerWork work, int call_index, double stand_in_ms = 0);
+    // The empty call's cost, or with stand_in_ms > 0 a stand-in's of that length.
+    EmptyCall measure_empty_calls(Problem &p, int calls, double stand_in_ms = 0);
     void run_checked_call(Problem &p, const CaseRequest &request, CaseResult &r, PhaseClock &clock);
     void run_timed_calls(Problem &p, const CaseRequest &request, CaseResult &r, PhaseClock &clock);
     TimedRun time_cublas(Problem &p, const SamplingRule &rule);

@@ -1,5 +1,6 @@
 #include "runner/cuda_backend.hpp"
 #include "referee/driver_api.hpp"
+#include "runner/stand_in_kernel.hpp"
 
 #include <cuda_runtime.h>
 #include <dlfcn.h>
@@ -46,6 +47,8 @@ std::string CudaBackend::start(bool baseline) {
     if (cudaEventCreate(&own_events_.before) != cudaSuccess || cudaEventCreate(&own_events_.after) != cudaSuccess)
         return "cudaEventCreate failed";
     own_events_.context_id = current_context_id();
+    if (cudaDeviceGetAttribute(&multiprocessors_, cudaDevAttrMultiProcessorCount, 0) != cudaSuccess)
+        return "cannot read the GPU's multiprocessor count";
     if (baseline) {
         if (cublasCreate(&cublas_) != CUBLAS_STATUS_SUCCESS) return "cublasCreate failed";
         // FP32 arithmetic only: the baseline is SGEMM, never TF32.
@@ -182,6 +185,11 @@ CallOutcome CudaBackend::call(const CallOrder &o) {
         // off the solution's time.
         if (cudaMemsetAsync(C, 0xFF, std::size_t(o.M) * o.K * sizeof(float), nullptr) != cudaSuccess)
             return failed("the empty call's memset failed");
+        break;
+    case RunnerWork::StandIn:
+        if (launch_stand_in({A, B, C, std::size_t(o.M) * o.N, std::size_t(o.N) * o.K, std::size_t(o.M) * o.K},
+                            o.stand_in_ns, multiprocessors_) != cudaSuccess)
+            return failed("the stand-in call's kernel failed");
         break;
     }
     // After every kind of call, so that the empty call pays the host work a solution's

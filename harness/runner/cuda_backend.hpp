@@ -1,5 +1,5 @@
 // The runner's GPU: the CUDA context, the shared allocation imported from the referee's
-// descriptor, and the three kinds of call (the solution, cuBLAS SGEMM, nothing).
+// descriptor, and the four kinds of call (the solution, cuBLAS SGEMM, nothing, a stand-in).
 #pragma once
 
 #include "runner/runner_loop.hpp"
@@ -29,6 +29,7 @@ class CudaBackend : public RunnerBackend {
     void unmap();
     SolveFunction solve_ = nullptr;
     cublasHandle_t cublas_ = nullptr;
+    int multiprocessors_ = 1;
     CUdeviceptr base_ = 0;
     std::size_t bytes_ = 0;
     CUmemGenericAllocationHandle handle_ = 0;

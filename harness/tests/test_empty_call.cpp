@@ -66,3 +66,45 @@ TEST_CASE("a noisy empty call widens the tolerance with its spread") {
     CHECK(busy_gpu_tolerance_ms(costing(0.8, 0.001)) == 0.8);
     CHECK(busy_gpu_tolerance_ms(costing(0.3, 0.2)) == doctest::Approx(2.0));
 }
+
+// The stand-in (core/empty_call.hpp): figures from the H200, where an empty call cost 0.35 ms
+// and a kernel busy 1 / 3 / 10 / 20 ms cost 27 / 59 / 131 / 200 µs more beyond its own work.
+TEST_CASE("a run's stand-in is as long as the run less the empty call, never negative") {
+    CHECK(stand_in_length_ms(3.40, costing(0.45)) == doctest::Approx(2.95));
+    CHECK(stand_in_length_ms(0.30, costing(0.45)) == 0.0);
+    CHECK_FALSE(wants_stand_in(0.01));
+    CHECK(wants_stand_in(0.38));
+}
+
+TEST_CASE("stand-in calls: many for short runs, three for long ones, about 12 ms a run") {
+    CHECK(stand_in_calls(0.1) == 11);
+    CHECK(stand_in_calls(0.6) == 11);
+    CHECK(stand_in_calls(2.7) == 4);
+    CHECK(stand_in_calls(17.0) == 3);
+    CHECK(stand_in_calls(200.0) == 3);
+}
+
+TEST_CASE("a stand-in's cost is taken off whole when its length explains it") {
+    const EmptyCall empty = costing(0.352);
+    const EmptyCall used = settle_stand_in(empty, costing(0.483, 0.006), 10.0);
+    CHECK(used.median_ms == 0.483);
+    CHECK(used.spread_ms == 0.006);
+    CHECK_FALSE(used.capped);
+    REQUIRE(used.stands_in_for_ms);
+    CHECK(*used.stands_in_for_ms == 10.0);
+    CHECK(used.empty_median_ms == 0.352);
+}
+
+TEST_CASE("a stand-in cheaper than the empty call is taken as it is: less taken off is never a shorter time") {
+    const EmptyCall used = settle_stand_in(costing(0.352), costing(0.349), 0.4);
+    CHECK(used.median_ms == 0.349);
+    CHECK_FALSE(used.capped);
+}
+
+TEST_CASE("a stand-in slowed past what its length explains is capped, and says so") {
+    // 1 ms of GPU time stolen from the stand-in: the cap at 2% of 3 ms + 30 µs holds.
+    const EmptyCall used = settle_stand_in(costing(0.352), costing(1.4), 3.0);
+    CHECK(used.capped);
+    CHECK(used.median_ms == doctest::Approx(0.352 + 0.06 + 0.03));
+    CHECK(stand_in_excess_cap_ms(20.0) == doctest::Approx(0.43)); // above the 0.26 ms the H200 showed
+}

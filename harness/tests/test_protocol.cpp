@@ -3,6 +3,7 @@
 #include <doctest/doctest.h>
 
 #include "channel/protocol.hpp"
+#include "channel/runner_protocol.hpp"
 
 #include <cmath>
 #include <limits>
@@ -212,6 +213,20 @@ TEST_CASE("a timed run survives the trip through JSON and reports its spread") {
     CHECK(back.raw_samples_ms == std::vector<double>{1.8125, 1.5});
     CHECK(back.samples_ms == std::vector<double>{1.5, 1.1875});
     CHECK(back.sm_clock_mhz == 1980);
+    CHECK_FALSE(back.empty_call.stands_in_for_ms);
+    CHECK(back.empty_call.empty_median_ms == 0.3125); // absent: the empty call is its own
+}
+
+TEST_CASE("a stand-in's cost comes back with its length, the empty call beside it, and its cap") {
+    auto t = sample_timing();
+    t.empty_call.stands_in_for_ms = 2.75;
+    t.empty_call.empty_median_ms = 0.25;
+    t.empty_call.capped = true;
+    const auto back = round_trip(t);
+    REQUIRE(back.empty_call.stands_in_for_ms);
+    CHECK(*back.empty_call.stands_in_for_ms == 2.75);
+    CHECK(back.empty_call.empty_median_ms == 0.25);
+    CHECK(back.empty_call.capped);
 }
 
 TEST_CASE("a case result survives the trip through JSON with its optional parts") {
@@ -314,4 +329,22 @@ TEST_CASE("a case policy travels whole with its case") {
     CHECK(back.policy.precision == Precision::BF16);
     CHECK(back.policy.sampling.budget_s == 0.125);
     CHECK(back.policy.sampling.min_samples == 7);
+}
+
+TEST_CASE("a stand-in order carries its length to the runner; other orders carry none") {
+    CallOrder o;
+    o.M = 4096;
+    o.N = 4096;
+    o.K = 4096;
+    o.c_offset = 1 << 20;
+    o.work = RunnerWork::StandIn;
+    o.stand_in_ns = 2'950'000;
+    const json j = o;
+    CHECK(j.at("work") == "stand-in");
+    const CallOrder back = j.get<CallOrder>();
+    CHECK(back.work == RunnerWork::StandIn);
+    CHECK(back.stand_in_ns == 2'950'000);
+    CHECK(back.c_offset == std::size_t(1) << 20);
+    o.work = RunnerWork::Solve;
+    CHECK_FALSE(json(o).contains("stand_in_ns"));
 }

@@ -175,23 +175,36 @@ std::string format_verification(const std::vector<CaseResult> &results) {
 }
 
 std::string format_clock(const std::vector<CaseResult> &results) {
-    double least = 0, most = 0, widest_spread = 0;
-    int cases = 0, after_solution = 0;
+    double least = 0, most = 0, widest_spread = 0, most_excess = 0;
+    int cases = 0, after_solution = 0, stood_in = 0, capped = 0;
     for (const auto &r : results) {
-        if (!r.timing) continue;
-        const EmptyCall &e = r.timing->empty_call;
-        least = cases == 0 ? e.median_ms : std::min(least, e.median_ms);
-        most = std::max(most, e.median_ms);
-        widest_spread = std::max(widest_spread, e.spread_ms);
-        after_solution += !e.measured_before_solution;
-        ++cases;
+        for (const std::optional<TimedRun> *run : {&r.timing, &r.baseline}) {
+            if (!*run) continue;
+            const EmptyCall &e = (*run)->empty_call;
+            least = cases == 0 ? e.median_ms : std::min(least, e.median_ms);
+            most = std::max(most, e.median_ms);
+            widest_spread = std::max(widest_spread, e.spread_ms);
+            if (run == &r.timing) after_solution += !e.measured_before_solution;
+            if (e.stands_in_for_ms) {
+                ++stood_in;
+                most_excess = std::max(most_excess, e.median_ms - e.empty_median_ms);
+            }
+            capped += e.capped;
+            ++cases;
+        }
     }
     if (cases == 0) return "";
-    std::string text = formatted("timed by the referee's clock; an empty call's cost, %.3f", least);
+    std::string text = formatted("timed by the referee's clock; what a call costs beyond its own work, %.3f", least);
     if (most > least) text += formatted("–%.3f", most);
     text += formatted(" ms (spread ≤ %.3f ms), is taken off every time", widest_spread);
+    if (stood_in > 0)
+        text += formatted("; for %d run(s) of 0.05 ms or more it was measured by a stand-in kernel of the run's own "
+                          "length (up to %.3f ms more than an empty call)",
+                          stood_in, most_excess);
+    if (capped > 0) text += formatted("; in %d run(s) the stand-in cost more than its length explains, and was capped", capped);
     if (after_solution > 0)
-        text += formatted("; in %d case(s) the one measured after the solution's calls was smaller and used", after_solution);
+        text += formatted("; in %d case(s) the empty call measured after the solution's calls was smaller and used",
+                          after_solution);
     return text + "\n" + format_events_cross_check(results);
 }
 
