@@ -371,6 +371,12 @@ std::vector<double> parse_samples(const std::string &text, const std::string &pa
 
 } // namespace
 
+std::string recorded_solution_path(const std::string &solution) {
+    std::error_code ec;
+    const std::filesystem::path file = std::filesystem::weakly_canonical(std::filesystem::absolute(solution), ec);
+    return ec ? std::filesystem::absolute(solution).lexically_normal().string() : file.string();
+}
+
 std::string default_history_path() {
     if (const char *xdg = std::getenv("XDG_DATA_HOME"); xdg && xdg[0] == '/')
         return std::string(xdg) + "/gemm-judge/history.sqlite";

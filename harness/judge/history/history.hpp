@@ -111,6 +111,11 @@ std::string default_history_path();
 // "2025-06-01T12:34:56Z"
 std::string utc_now_iso8601();
 
+// The path an attempt is recorded under, and looked up by: the file a solution's path
+// names, through any symbolic link (solutions/tiled.cu is rung 2's file), absolute and
+// normalized, so one file has one history whatever name it was judged by.
+std::string recorded_solution_path(const std::string &solution);
+
 class History {
   public:
     // Opens or creates the file (and its missing folders). A damaged file is set aside and

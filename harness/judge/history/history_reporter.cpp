@@ -64,8 +64,8 @@ void HistoryReporter::run_finished(const RunContext &run, const std::vector<Case
     if (results.empty() || !run.device.present) return; // nothing ran on a GPU: no attempt to remember
     Attempt a;
     a.mode = mode_;
-    a.solution_name = std::filesystem::path(run.solution).filename().string();
-    a.solution_path = std::filesystem::absolute(run.solution).lexically_normal().string();
+    a.solution_path = recorded_solution_path(run.solution);
+    a.solution_name = std::filesystem::path(a.solution_path).filename().string();
     a.solution_hash = hash_of_file(run.solution).value_or("");
     a.gpu_name = run.device.name;
     a.driver_version = run.device.driver_version;

@@ -77,13 +77,11 @@ std::string change(double now, double then, double floor) {
     return text;
 }
 
-// A solution named on the command line: the absolute path of a file that exists, else a
-// name or a content hash as given.
+// A solution named on the command line: the path it is recorded under when the file
+// exists (through links: judge/history/history.hpp), else a name or a content hash as given.
 std::string solution_key(const std::string &solution) {
     std::error_code ec;
-    return std::filesystem::is_regular_file(solution, ec)
-               ? std::filesystem::absolute(solution).lexically_normal().string()
-               : solution;
+    return std::filesystem::is_regular_file(solution, ec) ? recorded_solution_path(solution) : solution;
 }
 
 } // namespace
