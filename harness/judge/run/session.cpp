@@ -146,6 +146,11 @@ std::optional<int> Session::prepare(const std::vector<TestCase> &cases, std::uni
             if (timed && std::find(timed_shapes.begin(), timed_shapes.end(), shape) == timed_shapes.end())
                 timed_shapes.push_back(shape);
         }
+    // The referee and the baseline runner start now, and measure their empty calls while
+    // the device is probed and the solution compiles (on the H200 that hides about a second
+    // of CUDA start-up and calibration); the solution's runner waits for the library.
+    supervisor = std::make_unique<Supervisor>(supervision());
+    supervisor->begin();
     context.device = probe(referee);
     context.arch = choose_target(o.arch, context.device, o.nvcc);
     if (isatty(STDERR_FILENO)) std::cerr << "compiling " << escape_for_terminal(context.solution) << "…\n";
@@ -158,7 +163,7 @@ std::optional<int> Session::prepare(const std::vector<TestCase> &cases, std::uni
         report.compile_failed(context, "nvcc failed\n" + context.compile.diagnostics);
         return finish(not_compiled(cases, context.compile.diagnostics));
     }
-    supervisor = std::make_unique<Supervisor>(supervision());
+    supervisor->set_library(context.compile.library);
     const WorkerStart start = supervisor->start();
     if (start.ok && !start.solve_error.empty()) {
         report.compile_failed(context, start.solve_error);

@@ -71,7 +71,10 @@ Supervisor::Supervisor(SupervisorOptions options)
     std::signal(SIGPIPE, SIG_IGN);
 }
 
-Supervisor::~Supervisor() { stop_all(); }
+Supervisor::~Supervisor() {
+    close_fd(pending_runner_end_);
+    stop_all();
+}
 
 // Nonces and secrets: unpredictable, and held by trusted processes only.
 std::uint64_t Supervisor::fresh_random() { return SplitMix64(random_state_++ * 0x9E3779B97F4A7C15ull).next(); }
@@ -231,22 +234,38 @@ bool Supervisor::receive_listener() {
     }
 }
 
-WorkerStart Supervisor::start() {
-    if (referee_.running()) return last_start_;
+void Supervisor::begin() {
+    if (begun_ || referee_.running()) return;
+    begun_ = true;
     last_start_ = WorkerStart{};
     solution_output_.tail.clear();
     judge_side_output_.tail.clear();
-    int runner_end = -1;
-    if (!spawn_referee_and_baseline(runner_end)) {
+    if (!spawn_referee_and_baseline(pending_runner_end_)) {
         last_start_.failure = std::string("cannot start the judge's processes: ") + strerror(errno);
-        close_fd(runner_end);
+        close_fd(pending_runner_end_);
         stop_all();
-        return last_start_;
+        return;
     }
     nlohmann::json shapes = nlohmann::json::array();
     for (const auto &s : options_.timed_shapes) shapes.push_back({s[0], s[1], s[2]});
-    const std::uint64_t nonce = fresh_random();
-    channel_.send({{"nonce", nonce}, {"calibrate", shapes}, {"baseline_group", baseline_.pid()}});
+    pending_nonce_ = fresh_random();
+    channel_.send({{"nonce", pending_nonce_}, {"calibrate", shapes}, {"baseline_group", baseline_.pid()}});
+}
+
+WorkerStart Supervisor::start() {
+    if (!begun_) {
+        if (referee_.running()) return last_start_;
+        begin();
+    }
+    return finish_start();
+}
+
+WorkerStart Supervisor::finish_start() {
+    begun_ = false;
+    if (!last_start_.failure.empty()) return last_start_;
+    int runner_end = pending_runner_end_;
+    pending_runner_end_ = -1;
+    const std::uint64_t nonce = pending_nonce_;
     std::string failure;
     const auto hello = wait_for_message(options_.startup_limit_s, failure);
     if (!hello || hello->value("event", "") != event::hello || hello->value("nonce", std::uint64_t{0}) != nonce) {

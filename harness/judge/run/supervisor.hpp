@@ -55,7 +55,15 @@ class Supervisor {
     Supervisor(const Supervisor &) = delete;
     Supervisor &operator=(const Supervisor &) = delete;
 
-    // Starts the processes (if none are running) and waits until the solution is loaded.
+    // Starts the referee and the baseline runner and sends them the shapes to calibrate,
+    // without waiting: their CUDA start and the empty calls then overlap whatever the judge
+    // does next (the compile). The solution's runner is started by start(), only after the
+    // referee said the empty calls are measured.
+    void begin();
+    // The compiled solution, once there is one (between begin() and start()).
+    void set_library(std::string library) { options_.library = std::move(library); }
+    // Starts the processes (if none are running; after begin(), the rest of them) and waits
+    // until the solution is loaded.
     WorkerStart start();
     CaseResult run_case(const TestCase &tc, const CasePolicy &policy = {});
 
@@ -65,6 +73,7 @@ class Supervisor {
         int fd = -1;
         std::string tail;
     };
+    WorkerStart finish_start();
     bool spawn_referee_and_baseline(int &runner_end);
     bool spawn_runner(int runner_end);
     void stop_all();
@@ -89,6 +98,10 @@ class Supervisor {
     Output solution_output_, judge_side_output_;
     std::vector<std::string> attempts_;
     WorkerStart last_start_;
+    // Between begin() and start(): the runner's end of its socket, and the greeting's nonce.
+    bool begun_ = false;
+    int pending_runner_end_ = -1;
+    std::uint64_t pending_nonce_ = 0;
     std::uint64_t random_state_;
 };
 
