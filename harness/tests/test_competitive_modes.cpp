@@ -53,6 +53,26 @@ std::string rank_report_with(double ms, std::uint64_t seed, const std::vector<do
         .dump();
 }
 
+// A rank report of one shape whose times are `raw` less an offset the side measured itself:
+// `offset_ms` taken off every call, the raw samples and the empty call kept beside them.
+std::string rank_report_raw(std::uint64_t seed, double raw_ms, double offset_ms) {
+    std::vector<double> raw, samples;
+    SplitMix64 g(seed);
+    for (int r = 0; r < 3; ++r)
+        for (int i = 0; i < 30; ++i) {
+            raw.push_back(raw_ms * (1 + 0.002 * static_cast<double>(g.next() % 1000) / 1000));
+            samples.push_back(raw.back() - offset_ms);
+        }
+    nlohmann::json timing = {{"samples_ms", samples},
+                             {"raw_samples_ms", raw},
+                             {"median_ms", raw_ms - offset_ms},
+                             {"empty_call", {{"median_ms", offset_ms}}}};
+    nlohmann::json c = {{"name", "rank/06-odd-3001"}, {"M", 3001}, {"N", 2999}, {"K", 3003}, {"timing", timing}};
+    nlohmann::json row = {{"name", "rank/06-odd-3001"}, {"round_sizes", {30, 30, 30}}};
+    return nlohmann::json({{"cases", nlohmann::json::array({c})}, {"rank", {{"rows", nlohmann::json::array({row})}}}})
+        .dump();
+}
+
 Attempt ranked_attempt(const std::string &path, const std::string &gpu, double ratio, double floor) {
     Attempt a;
     a.mode = "rank";
@@ -402,4 +422,21 @@ TEST_CASE("history's score column says what each score is over; a judge run with
     CHECK(contains(run.output, "0.158× over 2 timed"));
     CHECK_FALSE(contains(run.output, "0.0579"));
     CHECK(contains(run.output, "over the cases timed against cuBLAS"));
+}
+
+TEST_CASE("compare judges the clock's own times: one side's error in measuring the path's cost makes no difference") {
+    TempFolder folder;
+    // The same 1.7 ms calls; one side measured the path 25 µs cheaper (its times read 2% longer).
+    const auto old_side = folder.write("old.json", rank_report_raw(5, 1.70, 0.44));
+    const auto new_side = folder.write("new.json", rank_report_raw(6, 1.70, 0.415));
+    const auto same = run_captured({judge_program, "compare", old_side, new_side});
+    CHECK(same.exit_code == 0);
+    CHECK(contains(same.output, "not significant"));
+    CHECK(contains(same.output, "times: the clock's, compared as measured"));
+    // A real 2% on the clock is still called, and shown against one offset for both (0.4275 ms).
+    const auto faster = run_captured({judge_program, "compare", old_side,
+                                      folder.write("faster.json", rank_report_raw(7, 1.70 * 0.98, 0.415))});
+    CHECK(contains(faster.output, "new is faster"));
+    // (1.70 − 0.4275) / (1.666 − 0.4275) ≈ 1.027 (1.028 with the samples' noise), not the raw 1.020.
+    CHECK((contains(faster.output, "1.027×") || contains(faster.output, "1.028×")));
 }

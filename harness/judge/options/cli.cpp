@@ -136,7 +136,9 @@ void add_competitive_commands(CLI::App &app, JudgeOptions &o) {
                     "; p, a two-sided Mann–Whitney U test over every call's time. A shape is significant when the "
                     "interval excludes 1 and p < 0.05. Two .cu files are timed in rounds (old, new, shape by shape, "
                     "the side that goes first alternating by round); a rank report keeps its rounds, a judge report "
-                    "is one round.");
+                    "is one round. Both tests read the clock's times as measured, before either side's own "
+                    "measurement of the path's cost is taken off (reports without raw times: as reported); the "
+                    "figures take one cost, the median of both sides' measurements, off both.");
     auto *history = app.add_subcommand("history", "the attempts recorded so far (of one solution), with the change "
                                                   "since the previous one and since the best");
     history->add_option("solution", o.solution, "a .cu file, its name or its content hash");
