@@ -23,6 +23,7 @@
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <thread>
 #include <unistd.h>
 
 using namespace gemm;
@@ -76,6 +77,18 @@ bool has_ended(pid_t pid) {
            contains(read_text_file("/proc/" + std::to_string(pid) + "/stat").value_or(") Z"), ") Z");
 }
 
+// SIGKILL is delivered, not waited for: under load a killed process can still be on its way
+// out for a moment after the judge returns (1 run in 12 on 2 busy cores), so "killed" is
+// checked as "gone within 2 s", far below the 300 s it would otherwise sleep.
+bool ends_soon(pid_t pid) {
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(2);
+    while (!has_ended(pid)) {
+        if (std::chrono::steady_clock::now() > deadline) return false;
+        std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    }
+    return true;
+}
+
 // The number printed after `label` in nvcc's output.
 long number_after(const std::string &output, const std::string &label) {
     const auto at = output.find(label);
@@ -127,7 +140,7 @@ TEST_CASE("nvcc past the compile time limit is CE naming the limit, and what it 
     CHECK(seconds_since(started) < 10);
     const long sleeper = number_after(result.diagnostics, "sleeper ");
     REQUIRE(sleeper > 0);
-    CHECK(has_ended(static_cast<pid_t>(sleeper)));
+    CHECK(ends_soon(static_cast<pid_t>(sleeper)));
     CHECK(partial_files(toolkit.folder.at("cache")).empty());
 }
 
