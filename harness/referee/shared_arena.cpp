@@ -1,5 +1,5 @@
 #include "referee/shared_arena.hpp"
-#include "referee/driver_api.hpp"
+#include "cuda_driver/driver_api.hpp"
 
 #include <stdexcept>
 #include <string>

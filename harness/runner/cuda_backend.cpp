@@ -1,5 +1,5 @@
 #include "runner/cuda_backend.hpp"
-#include "referee/driver_api.hpp"
+#include "cuda_driver/driver_api.hpp"
 #include "runner/stand_in_kernel.hpp"
 
 #include <cuda_runtime.h>

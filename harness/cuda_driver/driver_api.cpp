@@ -1,4 +1,4 @@
-#include "referee/driver_api.hpp"
+#include "cuda_driver/driver_api.hpp"
 
 #include <cuda_runtime.h>
 #include <stdexcept>
