@@ -26,7 +26,9 @@
 #include <sys/syscall.h>
 #include <sys/un.h>
 #include <sys/wait.h>
+#include <thread>
 #include <unistd.h>
+#include <vector>
 
 using namespace gemm;
 using gemm::test::contains;
@@ -362,6 +364,35 @@ TEST_CASE("descriptors pass over a unix socket with their payload, and a message
     CHECK(sandbox::receive_fd(pair[1], payload) == -1);
     CHECK(payload == "plain");
     close(received);
+    close(file);
+    close(pair[0]);
+    close(pair[1]);
+}
+
+TEST_CASE("on a stream socket a descriptor travels with the first part of a long write, and every byte arrives") {
+    int pair[2];
+    REQUIRE(socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, pair) == 0);
+    TempFolder folder;
+    const int file = open(folder.write("g", "gpu").c_str(), O_RDONLY | O_CLOEXEC);
+    const std::string line(300000, 'x'); // more than the socket's buffer: written in parts
+    std::thread writer([&] { CHECK(sandbox::send_with_descriptor(pair[0], line.data(), line.size(), file)); });
+    std::vector<int> fds;
+    std::size_t bytes = 0;
+    char buffer[65536];
+    while (bytes < line.size()) {
+        const sandbox::Received r = sandbox::receive_with_descriptors(pair[1], buffer, sizeof buffer, fds, 4);
+        REQUIRE(r.bytes > 0);
+        CHECK_FALSE(r.truncated);
+        bytes += static_cast<std::size_t>(r.bytes);
+    }
+    writer.join();
+    CHECK(bytes == line.size());
+    REQUIRE(fds.size() == 1);
+    char text[4] = {};
+    CHECK(pread(fds[0], text, 3, 0) == 3);
+    CHECK(std::string(text) == "gpu");
+    CHECK((fcntl(fds[0], F_GETFD) & FD_CLOEXEC) != 0);
+    close(fds[0]);
     close(file);
     close(pair[0]);
     close(pair[1]);
