@@ -11,6 +11,7 @@
 #include "judge/run/case_policy.hpp"
 #include "judge/run/session.hpp"
 
+#include <algorithm>
 #include <array>
 #include <cstdio>
 #include <filesystem>
@@ -32,7 +33,9 @@ struct SideTiming {
     // path was taken off, and those costs (one a round, or the report's one).
     Rounds raw_rounds_ms;
     std::vector<double> offsets_ms;
-    bool has_raw() const { return !raw_rounds_ms.empty() && raw_rounds_ms.size() == rounds_ms.size() && !offsets_ms.empty(); }
+    bool has_raw() const {
+        return !raw_rounds_ms.empty() && raw_rounds_ms.size() == rounds_ms.size() && !offsets_ms.empty();
+    }
     static std::vector<double> pooled(const Rounds &rounds) {
         std::vector<double> all;
         for (const auto &round : rounds) all.insert(all.end(), round.begin(), round.end());
@@ -117,6 +120,7 @@ struct ShapeComparison {
     double old_ms, new_ms, p_value;
     RatioInterval speedup; // median(old) / median(new), with its interval
     bool significant;
+    bool on_raw_times = false; // tested on the clock's times as measured (compare_raw)
 };
 
 // Two sides compared on the clock's own times, with one cost of the path for both taken
@@ -141,7 +145,7 @@ ShapeComparison compare_raw(const std::string &name, const SideTiming &before, c
     speedup.ratio = old_ms / new_ms;
     speedup.low = std::min(taken_off(raw.low), speedup.ratio);
     speedup.high = std::max(taken_off(raw.high), speedup.ratio);
-    return {name, before.M, before.N, before.K, old_ms, new_ms, test.p_value, speedup, significant(raw, test.p_value)};
+    return {name, before.M, before.N, before.K, old_ms, new_ms, test.p_value, speedup, significant(raw, test.p_value), true};
 }
 
 // Every shape's interval at the family-wise level of all the shapes compared: nine shapes
@@ -310,10 +314,8 @@ int compare(const JudgeOptions &o) {
         return exit_status::setup;
     }
     const auto rows = compare_timings(old_side, new_side);
-    bool raw_compared = false;
-    for (const auto &[name, before] : old_side)
-        if (const auto after = new_side.find(name); after != new_side.end())
-            raw_compared = raw_compared || (before.has_raw() && after->second.has_raw());
+    const bool raw_compared =
+        std::any_of(rows.begin(), rows.end(), [](const ShapeComparison &r) { return r.on_raw_times; });
     if (rows.empty()) {
         std::cerr << "judge: the two sides have no timed case in common\n";
         return exit_status::usage;
