@@ -145,8 +145,8 @@ ShapeComparison compare_raw(const std::string &name, const SideTiming &before, c
     speedup.ratio = old_ms / new_ms;
     speedup.low = std::min(taken_off(raw.low), speedup.ratio);
     speedup.high = std::max(taken_off(raw.high), speedup.ratio);
-    return {name,   before.M, before.N,      before.K, old_ms, new_ms, test.p_value,
-            speedup, significant(raw, test.p_value), true};
+    return {name, before.M, before.N, before.K, old_ms, new_ms, test.p_value, speedup,
+            significant(raw, test.p_value), true};
 }
 
 // Every shape's interval at the family-wise level of all the shapes compared: nine shapes
