@@ -107,7 +107,8 @@ const char *const ratio_interval_method =
     "each at 1 − 0.01/shapes): 2000 resamples or enough for 10 beyond each end, each drawing a side's rounds with "
     "replacement "
     "(their spread widened by √(R/(R−1)) for R rounds) and each drawn round's calls with replacement, seeded, so "
-    "the same samples give the same interval";
+    "the same samples give the same interval; a live compare draws the same rounds for both sides, its round r of "
+    "each having run back to back";
 
 BootstrapRule family_wise_rule(std::size_t shapes, double family_level) {
     BootstrapRule rule;
@@ -156,10 +157,19 @@ class ResampledSide {
         }
     }
     double median() const { return median_; }
-    double resampled_median(SplitMix64 &generator) {
+    std::size_t rounds() const { return rounds_.size(); }
+    // The rounds to draw calls from: R drawn with replacement (one round: itself).
+    std::vector<std::size_t> drawn_rounds(SplitMix64 &generator) const {
+        std::vector<std::size_t> drawn(rounds_.size(), 0);
+        if (rounds_.size() > 1)
+            for (auto &r : drawn) r = draw_index(generator, rounds_.size());
+        return drawn;
+    }
+    // The median of the calls drawn with replacement from each of `rounds`.
+    double resampled_median(SplitMix64 &generator, const std::vector<std::size_t> &rounds) {
         drawn_.clear();
-        for (std::size_t r = 0; r < rounds_.size(); ++r) {
-            const auto &round = rounds_[rounds_.size() == 1 ? 0 : draw_index(generator, rounds_.size())];
+        for (const std::size_t r : rounds) {
+            const auto &round = rounds_[r];
             for (std::size_t c = 0; c < round.size(); ++c) drawn_.push_back(round[draw_index(generator, round.size())]);
         }
         return median_in_place(drawn_);
@@ -202,8 +212,12 @@ RatioInterval geomean_ratio_interval(const std::vector<std::pair<Rounds, Rounds>
     for (int i = 0; i < rule.resamples; ++i) {
         double resampled_log_sum = 0;
         for (auto &[first, second] : sides) {
-            const double before = first.resampled_median(generator);
-            resampled_log_sum += std::log(second.resampled_median(generator) / before);
+            const bool paired = rule.paired_rounds && first.rounds() == second.rounds() && first.rounds() > 1;
+            const auto first_rounds = first.drawn_rounds(generator);
+            const double before = first.resampled_median(generator, first_rounds);
+            const double after =
+                second.resampled_median(generator, paired ? first_rounds : second.drawn_rounds(generator));
+            resampled_log_sum += std::log(after / before);
         }
         resampled.push_back(std::exp(resampled_log_sum / count));
     }

@@ -49,6 +49,11 @@ struct BootstrapRule {
     double level = 0.99;
     int resamples = 2000;
     std::uint64_t seed = 0x6a75646765; // "judge": the same samples give the same interval
+    // Round r of the first side and round r of the second ran back to back (a live
+    // compare): a resample draws the same rounds for both, so whatever the two shared in a
+    // round (the machine's state then) moves both medians together and not their ratio.
+    // Used only when both sides have as many rounds, more than one.
+    bool paired_rounds = false;
 };
 
 // compare's rule for `shapes` intervals read together: each at 1 − (1 − family_level)/shapes
@@ -77,6 +82,7 @@ extern const char *const ratio_interval_method;
 // (R−1)/R of their variance); one round is drawn as calls alone. The interval is the
 // (1 − level)/2 and (1 + level)/2 quantiles of the resampled ratios. Draws come from
 // SplitMix64 (core/rng.hpp) seeded with rule.seed, an index below n as ⌊next()·n / 2⁶⁴⌋.
+// With rule.paired_rounds the rounds drawn for the second side are those drawn for the first.
 // Throws std::invalid_argument when a side has no call.
 RatioInterval median_ratio_interval(const Rounds &first, const Rounds &second, const BootstrapRule &rule = {});
 

@@ -42,3 +42,20 @@ TEST_CASE("every case is timed, huge cases are not shrunk, sample cases are reve
     CHECK_FALSE(checked_only.timed);
     CHECK_FALSE(checked_only.baseline);
 }
+
+TEST_CASE("cases timed for correctness alone get a shorter budget unless --time-budget is given") {
+    JudgeOptions o;
+    CHECK(policy_for(in_category("perf"), o).sampling.budget_s == 0.3);
+    CHECK(policy_for(in_category("rank"), o).sampling.budget_s == 0.3);
+    CHECK(policy_for(in_category("secret"), o).sampling.budget_s == correctness_budget_s);
+    CHECK(policy_for(in_category("sample"), o).sampling.budget_s == correctness_budget_s);
+    o.baseline = "all"; // timed against cuBLAS: the whole budget
+    CHECK(policy_for(in_category("secret"), o).sampling.budget_s == 0.3);
+    o.baseline = "perf";
+    o.time_budget_s = 0.05; // a budget below the correctness one is used as it is
+    CHECK(policy_for(in_category("secret"), o).sampling.budget_s == 0.05);
+    o.time_budget_s = 1.5;
+    o.time_budget_given = true;
+    CHECK(policy_for(in_category("secret"), o).sampling.budget_s == 1.5);
+    CHECK(policy_for(in_category("perf"), o).sampling.budget_s == 1.5);
+}

@@ -61,6 +61,7 @@ TEST_CASE("a bare solution gets every default") {
     CHECK_FALSE(o.cache_dir.empty());
     CHECK(o.baseline == "perf");
     CHECK(o.time_budget_s == 0.3);
+    CHECK_FALSE(o.time_budget_given);
     CHECK(o.compile_timeout_s == 120);
     CHECK(o.compile_memory_gib == 8);
     CHECK_FALSE(o.show_output);
@@ -90,6 +91,7 @@ TEST_CASE("every option lands in its field") {
     CHECK(o.arch == "sm_90");
     CHECK(o.json_path == "out.json");
     CHECK(o.time_budget_s == 1.5);
+    CHECK(o.time_budget_given);
     CHECK(o.baseline == "all");
     CHECK(o.show_output);
     CHECK(o.nvcc == "/bin/sh");

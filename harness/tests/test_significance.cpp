@@ -371,3 +371,55 @@ TEST_CASE("a change is significant only when the interval excludes 1 and p < alp
     above.high = 1.15;
     CHECK(significant(above, 0.01));
 }
+
+namespace {
+
+// Both sides of a live compare: each round's machine state (a drift of ±3%) shared by the
+// two sides, which ran back to back, the new side `ratio` times the old.
+std::pair<Rounds, Rounds> back_to_back(SplitMix64 &g, double ratio, int rounds, int calls) {
+    std::pair<Rounds, Rounds> sides{Rounds(rounds), Rounds(rounds)};
+    for (int r = 0; r < rounds; ++r) {
+        const double drift = 1 + 0.03 * normal(g);
+        for (int c = 0; c < calls; ++c) {
+            sides.first[r].push_back(drift * (1 + 0.002 * normal(g)));
+            sides.second[r].push_back(ratio * drift * (1 + 0.002 * normal(g)));
+        }
+    }
+    return sides;
+}
+
+} // namespace
+
+TEST_CASE("rounds drawn paired: a drift the two sides share cancels, so a 2% change is called through it") {
+    BootstrapRule independent = family_wise_rule(9), paired = independent;
+    paired.paired_rounds = true;
+    int called_paired = 0, called_independent = 0, self_paired = 0;
+    for (std::uint64_t s = 1; s <= 40; ++s) {
+        SplitMix64 g(s + 7000);
+        const auto [before, after] = back_to_back(g, 1.02, 8, 20);
+        const RatioInterval p = median_ratio_interval(before, after, paired);
+        const RatioInterval i = median_ratio_interval(before, after, independent);
+        // Paired, the interval is of the calls' noise alone: far narrower than the drift.
+        CHECK(p.relative_half_width() < i.relative_half_width() / 3);
+        called_paired += p.low > 1;
+        called_independent += i.low > 1;
+        const auto [one, again] = back_to_back(g, 1.0, 8, 20);
+        self_paired += median_ratio_interval(one, again, paired).excludes_one();
+    }
+    CHECK(called_paired == 40);
+    CHECK(called_independent < 20);
+    CHECK(self_paired <= 1);
+}
+
+TEST_CASE("rounds are drawn paired only when both sides have as many, more than one") {
+    BootstrapRule paired;
+    paired.paired_rounds = true;
+    const Rounds three{{1.0, 1.1}, {1.2, 1.0}, {0.9, 1.0}}, two{{1.0, 1.05}, {1.1, 0.95}}, one{{1.0, 1.1, 0.9}};
+    // Unequal rounds: drawn independently, exactly as without pairing.
+    const RatioInterval a = median_ratio_interval(three, two, paired), b = median_ratio_interval(three, two);
+    CHECK(a.low == b.low);
+    CHECK(a.high == b.high);
+    const RatioInterval c = median_ratio_interval(one, one, paired), d = median_ratio_interval(one, one);
+    CHECK(c.low == d.low);
+    CHECK(c.high == d.high);
+}

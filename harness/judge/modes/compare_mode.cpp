@@ -24,6 +24,9 @@ namespace gemm {
 
 namespace {
 
+constexpr double compare_round_budget_s = 0.1;
+constexpr int compare_round_calls = 20;
+
 // One side's timing of one shape: its calls round by round (a live compare's rounds, a rank
 // report's, or a judge report's one).
 struct SideTiming {
@@ -114,6 +117,11 @@ Timings timings_of_report(const std::string &side, const JudgeOptions &o) {
     return timings;
 }
 
+// A side's timings as the JSON report keeps them, round by round, for a later analysis.
+nlohmann::json side_json(const SideTiming &t) {
+    return {{"rounds_ms", t.rounds_ms}, {"raw_rounds_ms", t.raw_rounds_ms}, {"offsets_ms", t.offsets_ms}};
+}
+
 struct ShapeComparison {
     std::string name;
     int M, N, K;
@@ -152,10 +160,13 @@ ShapeComparison compare_raw(const std::string &name, const SideTiming &before, c
 // Every shape's interval at the family-wise level of all the shapes compared: nine shapes
 // read at 99% each would call a solution against itself a change somewhere one run in
 // eleven (measured on the H200: once in 27 shape comparisons of a solution with itself).
-std::vector<ShapeComparison> compare_timings(const Timings &old_side, const Timings &new_side) {
+// `live`: the two sides were timed here, round r of each back to back, so their rounds are
+// resampled paired (core/significance.hpp); two reports' rounds are not.
+std::vector<ShapeComparison> compare_timings(const Timings &old_side, const Timings &new_side, bool live) {
     std::size_t common = 0;
     for (const auto &entry : old_side) common += new_side.count(entry.first);
-    const BootstrapRule rule = family_wise_rule(common);
+    BootstrapRule rule = family_wise_rule(common);
+    rule.paired_rounds = live;
     std::vector<ShapeComparison> rows;
     for (const auto &[name, before] : old_side) {
         const auto after = new_side.find(name);
@@ -236,6 +247,21 @@ std::optional<int> prepare_both(Session &before, Session &after, Held &old_held,
     return old_status ? old_status : new_status;
 }
 
+// A compare round's policy: no cuBLAS (nothing here reads it), and unless --time-budget
+// is given, at most 20 calls in 0.1 s. What moves a shape's ratio is how far the rounds
+// disagree, not the calls within one: on the H200 (cuBLAS against itself, 4 rounds of 100
+// calls) a round's median stood within 1–3 µs, the rounds' medians 10–40 µs apart. Shorter
+// rounds buy more of them in the same --rank-budget.
+CasePolicy round_policy(const TestCase &tc, const JudgeOptions &o) {
+    CasePolicy policy = policy_for(tc, o);
+    policy.baseline = false;
+    if (!o.time_budget_given) {
+        policy.sampling.budget_s = std::min(policy.sampling.budget_s, compare_round_budget_s);
+        policy.sampling.max_samples = std::min(policy.sampling.max_samples, compare_round_calls);
+    }
+    return policy;
+}
+
 // Times both solutions shape by shape, in rounds until both are steady, the side that
 // goes first alternating from round to round.
 std::optional<int> time_live(const JudgeOptions &o, Reporters &report, Timings &old_side, Timings &new_side) {
@@ -264,7 +290,7 @@ std::optional<int> time_live(const JudgeOptions &o, Reporters &report, Timings &
                                                              : std::array<Timings *, 2>{&old_side, &new_side};
             for (auto *side : order) {
                 Supervisor &worker = side == &old_side ? *old_worker : *new_worker;
-                const CaseResult r = worker.run_case(tc, policy_for(tc, o));
+                const CaseResult r = worker.run_case(tc, round_policy(tc, o));
                 if (r.verdict != Verdict::AC || !r.timing) {
                     failure = r;
                     failed_side = side == &old_side ? o.solution : o.other;
@@ -314,7 +340,7 @@ int compare(const JudgeOptions &o) {
         std::cerr << "judge: " << e.what() << "\n";
         return exit_status::setup;
     }
-    const auto rows = compare_timings(old_side, new_side);
+    const auto rows = compare_timings(old_side, new_side, live);
     const bool raw_compared =
         std::any_of(rows.begin(), rows.end(), [](const ShapeComparison &r) { return r.on_raw_times; });
     if (rows.empty()) {
@@ -342,14 +368,16 @@ int compare(const JudgeOptions &o) {
                           {"speedup", r.speedup.ratio},
                           {"interval", {r.speedup.low, r.speedup.high}},
                           {"p_value", r.p_value},
-                          {"significant", r.significant}});
+                          {"significant", r.significant},
+                          {"old_side", side_json(old_side.at(r.name))},
+                          {"new_side", side_json(new_side.at(r.name))}});
     }
     const double level = rows.front().speedup.level;
     text += "new/old: the old median time over the new (above 1: new is faster).\n" +
             formatted("interval: of new/old, at 99%% for all %zu shape(s) together (%.2f%% each, Bonferroni), from a ",
                       rows.size(), 100 * level) +
             "bootstrap over " +
-            std::string(live ? "the rounds and calls of both sides"
+            std::string(live ? "the rounds, paired (round r of both sides ran back to back), and calls of both sides"
                              : "each report's rounds (a judge report has one) and calls") +
             " (./judge compare --help).\np: two-sided Mann–Whitney U over every call's time.\nsignificant: the "
             "interval excludes 1 and p < 0.05.";

@@ -135,7 +135,9 @@ void add_competitive_commands(CLI::App &app, JudgeOptions &o) {
                     ratio_interval_method +
                     "; p, a two-sided Mann–Whitney U test over every call's time. A shape is significant when the "
                     "interval excludes 1 and p < 0.05. Two .cu files are timed in rounds (old, new, shape by shape, "
-                    "the side that goes first alternating by round); a rank report keeps its rounds, a judge report "
+                    "the side that goes first alternating by round; unless --time-budget is given, a round is at "
+                    "most 20 calls in 0.1 s a side, since the rounds, not the calls in one, carry the noise); a "
+                    "rank report keeps its rounds, a judge report "
                     "is one round. Both tests read the clock's times as measured, before either side's own "
                     "measurement of the path's cost is taken off (reports without raw times: as reported); the "
                     "figures take one cost, the median of both sides' measurements, off both.");
@@ -361,7 +363,9 @@ std::variant<JudgeOptions, int> parse_command_line(int argc, const char *const *
         ->check(CLI::ExistingDirectory);
     app.add_option("--json", o.json_path, "also write every figure, the GPU, driver and clocks to this JSON file");
     app.add_option("--junit", o.junit_path, "also write the verdicts as a JUnit XML file, for CI systems");
-    app.add_option("--time-budget", o.time_budget_s, "seconds of timed calls per case (at least 5 calls)")
+    app.add_option("--time-budget", o.time_budget_s,
+                   "seconds of timed calls per case (at least 5 calls); unless given, cases timed for correctness "
+                   "alone (not perf, rank or against cuBLAS) get 0.1")
         ->check(number_in(0.0, 60.0, "a number of seconds"))
         ->capture_default_str();
     app.add_option("--baseline", o.baseline, "time cuBLAS SGEMM on the same inputs: perf (perf cases), all, none")
@@ -407,6 +411,7 @@ std::variant<JudgeOptions, int> parse_command_line(int argc, const char *const *
         app.parse(argc, argv);
         if (o.case_command->action.empty()) o.case_command.reset();
         check_dependent_options(app, o);
+        o.time_budget_given = app.get_option("--time-budget")->count() > 0;
         if (o.solution.empty() && !o.list && !o.case_command && o.cache_command.empty() && o.mode.empty())
             throw CLI::RequiredError("solution");
     } catch (const CLI::ParseError &e) {

@@ -26,7 +26,8 @@ struct JudgeOptions {
     double compile_memory_gib = 8;         // --compile-memory
     std::string baseline = "perf";
     std::string precision = "fp32";
-    double time_budget_s = 0.3;
+    double time_budget_s = 0.3;     // --time-budget: the perf and rank cases', and every case's when given
+    bool time_budget_given = false; // else the other cases get core/sampling's correctness budget
     bool show_output = false;
     bool reveal = false; // print the data of failing secret cases too
     bool list = false;

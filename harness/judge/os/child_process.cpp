@@ -68,10 +68,15 @@ int ChildProcess::reap(double wait_s) {
     return status;
 }
 
-void ChildProcess::stop() {
+void ChildProcess::kill_group() {
     if (pid_ <= 0) return;
     kill(-pid_, SIGKILL);
     kill(pid_, SIGKILL);
+}
+
+void ChildProcess::stop() {
+    if (pid_ <= 0) return;
+    kill_group();
     reap(5);
 }
 

@@ -273,6 +273,14 @@ nlohmann::json report_json(const RunContext &run, const std::vector<CaseResult> 
                            "(|C|·|x|)i), g = γ64_(N+K+2), for 2 random x ∈ {±1}^K; 1024 sampled elements held to "
                            "the elementwise bound, their normwise error to 3× the normwise bound"}}},
          {"time_budget_s", run.time_budget_s},
+         {"correctness_time_budget_s", run.correctness_time_budget_s},
+         {"judge_seconds",
+          {{"probe", run.timeline.probe_s},
+           {"compile", run.timeline.compile_s},
+           {"waited_for_referee", run.timeline.waited_for_referee_s},
+           {"runner_start", run.timeline.runner_start_s},
+           {"cases", run.timeline.cases_s},
+           {"total", run.timeline.total_s}}},
          {"cases", cases},
          {"summary",
           {{"counts", counts}, {"worst", verdict_name(worst_verdict(results))}, {"exit_status", exit_status}}}});

@@ -3,6 +3,7 @@
 
 #include "core/case_result.hpp"
 #include "judge/compile/compile.hpp"
+#include "judge/report/run_timeline.hpp"
 
 #include <nlohmann/json.hpp>
 #include <string>
@@ -15,8 +16,10 @@ struct RunContext {
     std::string arch;     // what it was compiled for
     CompileResult compile;
     DeviceInfo device;
-    double time_budget_s = 0;
+    double time_budget_s = 0;            // a perf or rank case's, or one timed against cuBLAS
+    double correctness_time_budget_s = 0; // a case timed for correctness alone (judge/run/case_policy.hpp)
     std::string precision = "fp32"; // what the outputs are judged against
+    RunTimeline timeline;
 };
 
 // The console's text. What comes from outside (the solution's file name, case names, a

@@ -116,10 +116,10 @@ void ConsoleReporter::finding(const std::string &, const nlohmann::json &, const
     if (!text.empty()) out_ << escape_for_terminal(text, true) << (text.back() == '\n' ? "" : "\n") << std::flush;
 }
 
-void ConsoleReporter::run_finished(const RunContext &, const std::vector<CaseResult> &results, int exit_status) {
+void ConsoleReporter::run_finished(const RunContext &run, const std::vector<CaseResult> &results, int exit_status) {
     if (results.empty()) return;
     out_ << format_summary(results, exit_status, colour_) << format_verification(results) << format_clock(results)
-         << std::flush;
+         << format_timeline(run.timeline) << std::flush;
 }
 
 // ---- JsonReporter ----------------------------------------------------------------------

@@ -8,6 +8,10 @@
 
 namespace gemm {
 
+// Seconds of timed calls for a case timed for correctness alone (not perf, not rank, not
+// against cuBLAS) when --time-budget is not given.
+constexpr double correctness_budget_s = 0.1;
+
 // The suite's policy for one case, from its category and the command line.
 CasePolicy policy_for(const TestCase &tc, const JudgeOptions &options);
 

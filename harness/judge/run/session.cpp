@@ -133,6 +133,8 @@ Session::Session(const JudgeOptions &options, Reporters &report, std::string sol
       runner(sibling_program("gemm-runner")) {
     context.solution = std::move(solution);
     context.time_budget_s = options.time_budget_s;
+    context.correctness_time_budget_s =
+        options.time_budget_given ? options.time_budget_s : std::min(options.time_budget_s, correctness_budget_s);
     context.precision = options.precision;
 }
 
@@ -151,12 +153,15 @@ std::optional<int> Session::prepare(const std::vector<TestCase> &cases, std::uni
     // of CUDA start-up and calibration); the solution's runner waits for the library.
     supervisor = std::make_unique<Supervisor>(supervision());
     supervisor->begin();
+    double mark = seconds_since_judge_start();
     context.device = probe(referee);
+    context.timeline.probe_s = seconds_since_judge_start() - mark;
     context.arch = choose_target(o.arch, context.device, o.nvcc);
     if (isatty(STDERR_FILENO)) std::cerr << "compiling " << escape_for_terminal(context.solution) << "…\n";
     context.compile =
         compile_solution(context.solution, CompileOptions{o.nvcc, context.arch, o.cache_dir, include_dirs(o), {},
                                                           {o.compile_timeout_s, o.compile_memory_gib}});
+    context.timeline.compile_s = seconds_since_judge_start() - mark - context.timeline.probe_s;
     if (context.compile.rebuilt_damaged)
         std::cerr << "judge: the cached library of " << context.solution << " had changed on disk; it was rebuilt\n";
     if (!context.compile.ok) {
@@ -165,6 +170,8 @@ std::optional<int> Session::prepare(const std::vector<TestCase> &cases, std::uni
     }
     supervisor->set_library(context.compile.library);
     const WorkerStart start = supervisor->start();
+    context.timeline.waited_for_referee_s = start.waited_for_referee_s;
+    context.timeline.runner_start_s = start.runner_start_s;
     if (start.ok && !start.solve_error.empty()) {
         report.compile_failed(context, start.solve_error);
         return finish(not_compiled(cases, start.solve_error));
@@ -192,6 +199,10 @@ std::optional<int> Session::prepare(const std::vector<TestCase> &cases, std::uni
 
 int Session::finish(const std::vector<CaseResult> &results) {
     const int status = results.empty() ? exit_status::all_accepted : exit_status_for(worst_verdict(results));
+    context.timeline.cases = int(results.size());
+    context.timeline.cases_s = 0;
+    for (const auto &r : results) context.timeline.cases_s += r.wall_seconds;
+    context.timeline.total_s = seconds_since_judge_start();
     report.run_finished(context, results, status);
     return status;
 }

@@ -80,6 +80,8 @@ Supervisor::~Supervisor() {
 std::uint64_t Supervisor::fresh_random() { return SplitMix64(random_state_++ * 0x9E3779B97F4A7C15ull).next(); }
 
 void Supervisor::stop_all() {
+    // All three end together: reaped one after the other, their exits took 0.55 s.
+    for (ChildProcess *child : {&runner_, &baseline_, &referee_}) child->kill_group();
     runner_.stop();
     baseline_.stop();
     referee_.stop();
@@ -267,7 +269,9 @@ WorkerStart Supervisor::finish_start() {
     pending_runner_end_ = -1;
     const std::uint64_t nonce = pending_nonce_;
     std::string failure;
+    const auto waiting = Clock::now();
     const auto hello = wait_for_message(options_.startup_limit_s, failure);
+    last_start_.waited_for_referee_s = std::chrono::duration<double>(Clock::now() - waiting).count();
     if (!hello || hello->value("event", "") != event::hello || hello->value("nonce", std::uint64_t{0}) != nonce) {
         last_start_.failure = hello ? "the referee's first message was not a hello" : failure;
         close_fd(runner_end);
@@ -295,6 +299,8 @@ WorkerStart Supervisor::finish_start() {
     }
     channel_.send({{"nonce", nonce}, {"event", event::runner}, {"group", runner_.pid()}});
     const auto runner_hello = wait_for_message(options_.startup_limit_s, failure);
+    last_start_.runner_start_s = std::chrono::duration<double>(Clock::now() - waiting).count() -
+                                 last_start_.waited_for_referee_s;
     if (monitor_socket_ >= 0) receive_listener();
     if (!runner_hello || runner_hello->value("event", "") != event::runner) {
         last_start_.failure = runner_hello ? "the referee did not relay the runner's hello" : failure;

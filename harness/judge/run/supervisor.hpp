@@ -46,6 +46,9 @@ struct WorkerStart {
     DeviceInfo device;       // from the referee
     std::string solve_error; // non-empty: the library has no usable solve()
     std::vector<std::string> unconfined; // what the solution's process is not confined by
+    // Where start() spent its time: waiting for the referee's hello (its CUDA start and
+    // empty calls, begun by begin()), then the solution's process until it loaded the library.
+    double waited_for_referee_s = 0, runner_start_s = 0;
 };
 
 class Supervisor {
