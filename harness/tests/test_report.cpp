@@ -285,6 +285,7 @@ TEST_CASE("the JSON report carries cases, summary, device and the cuBLAS fractio
     CHECK(j.at("compile").at("seconds").get<double>() == 2.34);
     CHECK(j.at("compile").at("library") == "/cache/abc.so");
     CHECK(j.at("time_budget_s").get<double>() == 0.3);
+    CHECK(j.at("judge_seconds").at("compile").get<double>() == 0);
     CHECK(j.at("bounds").at("unit_roundoff").get<double>() == 0x1p-24);
 
     const auto &device = j.at("device");
@@ -333,4 +334,25 @@ TEST_CASE("the verification line adds up every case's verified calls") {
     results[1].verification = Verification{1, 1, 0, 0, 0};
     CHECK(format_verification(results) == "verified: every call of solve(), 21 calls: 2 against the full FP64 "
                                            "reference, 19 by 2 Freivalds projections and 1024 sampled elements each\n");
+}
+
+TEST_CASE("the judge's own time: each part in seconds, the rest what no part names, nothing when not recorded") {
+    RunTimeline t;
+    CHECK(format_timeline(t).empty());
+    t.probe_s = 0.25;
+    t.compile_s = 1.25;
+    t.waited_for_referee_s = 0.5;
+    t.runner_start_s = 0.2;
+    t.cases = 47;
+    t.cases_s = 6.5;
+    t.total_s = 9.0;
+    CHECK(format_timeline(t) == "judge: 9.00 s in all: GPU probe 0.25 s, compile 1.25 s, waiting for the referee's "
+                                "empty calls 0.50 s, the solution's process 0.20 s, 47 case run(s) 6.50 s, the rest "
+                                "0.30 s\n");
+    RunContext run;
+    run.timeline = t;
+    const auto j = report_json(run, {}, 0).at("judge_seconds");
+    CHECK(j.at("probe").get<double>() == 0.25);
+    CHECK(j.at("cases").get<double>() == 6.5);
+    CHECK(j.at("total").get<double>() == 9.0);
 }

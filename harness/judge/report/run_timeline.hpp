@@ -13,7 +13,9 @@ struct RunTimeline {
     // After the compile, until the solution's process had loaded it: the wait for the
     // referee's measured empty calls, then the runner's CUDA start, confinement and load.
     double waited_for_referee_s = 0, runner_start_s = 0;
-    double cases_s = 0; // every case, as the supervisor timed each from request to verdict
+    // Every case run (rank's and compare's rounds each count), as the supervisor timed each
+    // from request to verdict.
+    double cases_s = 0;
     int cases = 0;
     double total_s = 0; // from the judge's start to the report (what follows: stopping the processes)
     bool recorded() const { return total_s > 0; }

@@ -152,6 +152,7 @@ std::optional<int> Session::prepare(const std::vector<TestCase> &cases, std::uni
     // the device is probed and the solution compiles (on the H200 that hides about a second
     // of CUDA start-up and calibration); the solution's runner waits for the library.
     supervisor = std::make_unique<Supervisor>(supervision());
+    supervisor_ = supervisor.get();
     supervisor->begin();
     double mark = seconds_since_judge_start();
     context.device = probe(referee);
@@ -199,9 +200,10 @@ std::optional<int> Session::prepare(const std::vector<TestCase> &cases, std::uni
 
 int Session::finish(const std::vector<CaseResult> &results) {
     const int status = results.empty() ? exit_status::all_accepted : exit_status_for(worst_verdict(results));
-    context.timeline.cases = int(results.size());
-    context.timeline.cases_s = 0;
-    for (const auto &r : results) context.timeline.cases_s += r.wall_seconds;
+    if (supervisor_) {
+        context.timeline.cases = supervisor_->case_runs().runs;
+        context.timeline.cases_s = supervisor_->case_runs().seconds;
+    }
     context.timeline.total_s = seconds_since_judge_start();
     report.run_finished(context, results, status);
     return status;

@@ -339,6 +339,14 @@ std::string Supervisor::attempts_text() {
 
 CaseResult Supervisor::run_case(const TestCase &tc, const CasePolicy &policy) {
     const auto started = Clock::now();
+    CaseResult r = run_case_once(tc, policy);
+    ++case_runs_.runs;
+    case_runs_.seconds += std::chrono::duration<double>(Clock::now() - started).count();
+    return r;
+}
+
+CaseResult Supervisor::run_case_once(const TestCase &tc, const CasePolicy &policy) {
+    const auto started = Clock::now();
     const WorkerStart ready = start();
     if (!ready.ok) {
         auto r = decide_case(tc, ended_early(CaseEnding::NotStarted, ready.failure));

@@ -69,6 +69,13 @@ class Supervisor {
     // until the solution is loaded.
     WorkerStart start();
     CaseResult run_case(const TestCase &tc, const CasePolicy &policy = {});
+    // Every case run so far (a suite's cases, rank's and compare's rounds, shrinking's
+    // tries), and their wall time from request to verdict.
+    struct CaseRuns {
+        int runs = 0;
+        double seconds = 0;
+    };
+    const CaseRuns &case_runs() const { return case_runs_; }
 
   private:
     enum class Phase { Judge, Solve };
@@ -77,6 +84,7 @@ class Supervisor {
         std::string tail;
     };
     WorkerStart finish_start();
+    CaseResult run_case_once(const TestCase &tc, const CasePolicy &policy);
     bool spawn_referee_and_baseline(int &runner_end);
     bool spawn_runner(int runner_end);
     void stop_all();
@@ -106,6 +114,7 @@ class Supervisor {
     int pending_runner_end_ = -1;
     std::uint64_t pending_nonce_ = 0;
     std::uint64_t random_state_;
+    CaseRuns case_runs_;
 };
 
 } // namespace gemm
