@@ -158,6 +158,116 @@ std::optional<BadElement> bad_element_from(const json &j) {
     return e;
 }
 
+json integrity_json(const IntegrityCheck &i) {
+    return json{{"A_modified", i.A_modified},
+                {"B_modified", i.B_modified},
+                {"floats_written_before_C", i.floats_written_before_C},
+                {"floats_written_after_C", i.floats_written_after_C}};
+}
+
+IntegrityCheck integrity_from(const json &j) {
+    IntegrityCheck i;
+    j.at("A_modified").get_to(i.A_modified);
+    j.at("B_modified").get_to(i.B_modified);
+    j.at("floats_written_before_C").get_to(i.floats_written_before_C);
+    j.at("floats_written_after_C").get_to(i.floats_written_after_C);
+    return i;
+}
+
+// JSON has no NaN or infinity: those travel as text, so a check's figure keeps its meaning
+// (an infinite error must not come back as a NaN that compares false with every bound).
+json exact_number(double x) {
+    if (std::isfinite(x)) return x;
+    return std::isnan(x) ? "nan" : (x > 0 ? "inf" : "-inf");
+}
+
+double number_from(const json &j) {
+    if (j.is_number()) return j.get<double>();
+    const std::string text = j.get<std::string>();
+    if (text == "inf") return INFINITY;
+    if (text == "-inf") return -INFINITY;
+    if (text == "nan") return std::nan("");
+    throw std::invalid_argument("not a number: " + text);
+}
+
+json timed_call_json(const FailedTimedCall &f) {
+    const ProjectionTally &p = f.check.projection;
+    const SampleTally &s = f.check.samples;
+    return json{{"call", f.call},
+                {"projection",
+                 {{"vectors", p.vectors},
+                  {"rows_checked", p.rows_checked},
+                  {"rows_failed", p.rows_failed},
+                  {"first_failed_row", p.first_failed_row},
+                  {"first_difference", exact_number(p.first_difference)},
+                  {"first_bound", exact_number(p.first_bound)},
+                  {"worst_ratio", exact_number(p.worst_ratio)}}},
+                {"samples",
+                 {{"samples", s.samples},
+                  {"out_of_bound", s.out_of_bound},
+                  {"non_finite", s.non_finite},
+                  {"unwritten", s.unwritten},
+                  {"first_bad", bad_element_json(s.first_bad)},
+                  {"error_sq", exact_number(s.error_sq)},
+                  {"reference_sq", exact_number(s.reference_sq)}}},
+                {"integrity", integrity_json(f.check.integrity)}};
+}
+
+FailedTimedCall timed_call_from(const json &j) {
+    FailedTimedCall f;
+    j.at("call").get_to(f.call);
+    const json &p = j.at("projection"), &s = j.at("samples");
+    ProjectionTally &pt = f.check.projection;
+    p.at("vectors").get_to(pt.vectors);
+    p.at("rows_checked").get_to(pt.rows_checked);
+    p.at("rows_failed").get_to(pt.rows_failed);
+    p.at("first_failed_row").get_to(pt.first_failed_row);
+    pt.first_difference = number_from(p.at("first_difference"));
+    pt.first_bound = number_from(p.at("first_bound"));
+    pt.worst_ratio = number_from(p.at("worst_ratio"));
+    SampleTally &st = f.check.samples;
+    s.at("samples").get_to(st.samples);
+    s.at("out_of_bound").get_to(st.out_of_bound);
+    s.at("non_finite").get_to(st.non_finite);
+    s.at("unwritten").get_to(st.unwritten);
+    st.first_bad = bad_element_from(s.at("first_bad"));
+    st.error_sq = number_from(s.at("error_sq"));
+    st.reference_sq = number_from(s.at("reference_sq"));
+    f.check.integrity = integrity_from(j.at("integrity"));
+    return f;
+}
+
+constexpr std::pair<RefereeEnding, const char *> referee_endings[] = {
+    {RefereeEnding::Completed, "completed"},
+    {RefereeEnding::SolutionFailed, "solution_failed"},
+    {RefereeEnding::JudgeFailed, "judge_failed"}};
+
+json facts_json(const RefereeFacts &f) {
+    const char *ending = "judge_failed";
+    for (const auto &[value, name] : referee_endings)
+        if (value == f.ending) ending = name;
+    return json{{"ending", ending},
+                {"why", f.why},
+                {"checked_integrity", f.checked_integrity ? integrity_json(*f.checked_integrity) : json(nullptr)},
+                {"failed_timed_call", f.failed_timed_call ? timed_call_json(*f.failed_timed_call) : json(nullptr)}};
+}
+
+RefereeFacts facts_from(const json &j) {
+    RefereeFacts f;
+    const std::string ending = j.at("ending").get<std::string>();
+    bool known = false;
+    for (const auto &[value, name] : referee_endings)
+        if (ending == name) {
+            f.ending = value;
+            known = true;
+        }
+    if (!known) throw std::invalid_argument("unknown ending of the referee's work: " + ending);
+    j.at("why").get_to(f.why);
+    if (!j.at("checked_integrity").is_null()) f.checked_integrity = integrity_from(j.at("checked_integrity"));
+    if (!j.at("failed_timed_call").is_null()) f.failed_timed_call = timed_call_from(j.at("failed_timed_call"));
+    return f;
+}
+
 } // namespace
 
 void to_json(json &j, const OutputCheck &o) {
@@ -324,6 +434,7 @@ void to_json(json &j, const CaseResult &r) {
     j["check"] = r.check ? json(*r.check) : json(nullptr);
     j["timing"] = r.timing ? json(*r.timing) : json(nullptr);
     j["baseline_cublas"] = r.baseline ? json(*r.baseline) : json(nullptr);
+    j["facts"] = facts_json(r.facts);
 }
 
 void from_json(const json &j, CaseResult &r) {
@@ -344,6 +455,7 @@ void from_json(const json &j, CaseResult &r) {
     if (!j.at("check").is_null()) r.check = j.at("check").get<OutputCheck>();
     if (!j.at("timing").is_null()) r.timing = j.at("timing").get<TimedRun>();
     if (!j.at("baseline_cublas").is_null()) r.baseline = j.at("baseline_cublas").get<TimedRun>();
+    if (j.contains("facts")) r.facts = facts_from(j.at("facts"));
 }
 
 } // namespace gemm

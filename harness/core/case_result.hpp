@@ -2,6 +2,7 @@
 #pragma once
 
 #include "core/check.hpp"
+#include "core/referee_facts.hpp"
 #include "core/stats.hpp"
 #include "core/verdict.hpp"
 
@@ -92,6 +93,7 @@ struct CaseResult {
     std::optional<OutputCheck> check;
     std::optional<TimedRun> timing;
     std::optional<TimedRun> baseline; // cuBLAS SGEMM on the same inputs, same protocol
+    RefereeFacts facts;               // what the referee saw; verdict and detail are decided from it
     std::string reference_method;
     bool failed_in_timed_calls = false; // right on the checked call, wrong on a later one
     bool runner_lost = false;           // RE: the solution's process was gone (the judge says how it ended)

@@ -235,9 +235,7 @@ void CaseReferee::run_checked_call(Problem &p, const CaseRequest &request, CaseR
     clock.measure(&PhaseTimes::verify, [&] {
         r.check = check_output_on_device(p.snapshot_C.data(), ref.value.data(), ref.magnitude.data(), tc.M, tc.N, tc.K,
                                          request.policy.precision);
-        const Judgement j = judge_output(*r.check, p.integrity());
-        r.verdict = j.verdict;
-        r.detail = j.detail;
+        r.facts.checked_integrity = p.integrity();
     });
     ++r.verification.calls;
     ++r.verification.full_checks;
@@ -261,18 +259,18 @@ void CaseReferee::run_timed_calls(Problem &p, const CaseRequest &request, CaseRe
         CallSample sample =
             clock.measure(&PhaseTimes::timing, [&] { return call(solution_, p, RunnerWork::Solve, call_index); });
         sample.throttled = gpu_reports_slowdown();
-        const Judgement j = clock.measure(&PhaseTimes::verify, [&] {
-            TimedCallCheck check = p.projection.check(p.pristine_A.data(), p.pristine_B.data(), p.snapshot_C.data(),
-                                                      choices.next(), request.policy.precision);
+        TimedCallCheck check;
+        const bool passed = clock.measure(&PhaseTimes::verify, [&] {
+            check = p.projection.check(p.pristine_A.data(), p.pristine_B.data(), p.snapshot_C.data(), choices.next(),
+                                       request.policy.precision);
             check.integrity = p.integrity();
-            return judge_timed_call(check, request.policy.precision, tc.N, static_cast<long long>(tc.M) * tc.K);
+            return judge_timed_call(check, request.policy.precision, tc.N, static_cast<long long>(tc.M) * tc.K)
+                       .verdict == Verdict::AC;
         });
         ++r.verification.calls;
         ++r.verification.projected_checks;
-        if (j.verdict != Verdict::AC) {
-            r.verdict = j.verdict;
-            r.detail = "output of timed call " + std::to_string(call_index - 1) +
-                       " (fresh inputs, as every call gets): " + j.detail;
+        if (!passed) {
+            r.facts.failed_timed_call = FailedTimedCall{call_index - 1, check};
             r.failed_in_timed_calls = true;
             return;
         }
@@ -318,16 +316,20 @@ void CaseReferee::settle_offset(Problem &p, CaseResult &r) {
     }
 }
 
+// Facts only: the verdict is the judge's (judge/run/case_verdict.cpp). The referee asks the
+// same rule whether the checked call passed, to time only an output that was right.
 CaseResult CaseReferee::run(const CaseRequest &request) {
     const TestCase &tc = request.testcase;
-    CaseResult r = result_for(tc, Verdict::JE, "");
+    CaseResult r;
+    r.facts.ending = RefereeEnding::Completed;
     judge_.send({{"event", event::judge}});
     PhaseClock clock(r.phases);
     Problem &problem = problem_for(tc.M, tc.N, tc.K);
     run_checked_call(problem, request, r, clock);
-    if (r.verdict != Verdict::AC || !request.policy.timed) return r;
+    const bool checked_call_passed = judge_output(*r.check, *r.facts.checked_integrity).verdict == Verdict::AC;
+    if (!checked_call_passed || !request.policy.timed) return r;
     run_timed_calls(problem, request, r, clock);
-    if (r.verdict != Verdict::AC) return r;
+    if (r.facts.failed_timed_call) return r;
     if (request.policy.baseline)
         r.baseline = clock.measure(&PhaseTimes::baseline, [&] { return time_cublas(problem, request.policy.sampling); });
     settle_offset(problem, r);

@@ -36,26 +36,22 @@ std::optional<CaseRequest> readable_request(const nlohmann::json &message, std::
     return std::nullopt;
 }
 
+// The referee's facts of one case; the judge decides its verdict and stamps its identity.
 CaseResult judge_one(CaseReferee &referee, const CaseRequest &request, bool &start_afresh) {
     CaseResult result;
     try {
         result = referee.run(request);
     } catch (const SolutionFailure &e) {
-        result.verdict = Verdict::RE;
-        result.detail = e.what();
+        result.facts.ending = RefereeEnding::SolutionFailed;
+        result.facts.why = e.what();
         result.runner_lost = e.lost;
         result.failed_call = e.call;
         start_afresh = true; // its process may be gone or its context unusable
     } catch (const std::exception &e) {
-        result.verdict = Verdict::JE;
-        result.detail = std::string("the judge failed on this case: ") + e.what();
+        result.facts.ending = RefereeEnding::JudgeFailed;
+        result.facts.why = std::string("the judge failed on this case: ") + e.what();
         start_afresh = true;
     }
-    const TestCase &tc = request.testcase;
-    result.name = tc.name;
-    result.M = tc.M;
-    result.N = tc.N;
-    result.K = tc.K;
     return result;
 }
 
@@ -66,8 +62,8 @@ int serve(RefereeChannel &judge, CaseReferee &referee) {
         const auto request = readable_request(*message, problem);
         if (!request) {
             CaseResult bad;
-            bad.verdict = Verdict::JE;
-            bad.detail = "the judge sent a request the referee cannot run: " + problem;
+            bad.facts.ending = RefereeEnding::JudgeFailed;
+            bad.facts.why = "the judge sent a request the referee cannot run: " + problem;
             judge.send({{"event", event::result}, {"result", bad}, {"worker_exits", false}});
             continue;
         }

@@ -1,9 +1,9 @@
 // A stand-in for gemm-referee on a machine without a GPU: the judge's side of the
 // start-up and the case protocol as the real one speaks it, and the runner driven
 // through the real RunnerLink over shared host memory (a memfd) instead of GPU memory.
-// Its verdicts come from its own FP64 check of what C holds after the runner says
+// Its facts come from its own FP64 check of what C holds after the runner says
 // "returned" (core/check.hpp), never from anything the runner says, as the real
-// referee's do.
+// referee's do; the judge decides the verdict from them.
 // Usage: stand_in_referee --channel-in=FD --channel-out=FD --runner=FD --baseline=FD
 #include "channel/channel.hpp"
 #include "channel/protocol.hpp"
@@ -38,7 +38,7 @@ CaseResult run_case(RefereeChannel &judge, RunnerLink &runner, const CaseRequest
     std::memcpy(arena, inputs.A.data(), a * sizeof(float));
     std::memcpy(arena + a, inputs.B.data(), b * sizeof(float));
     std::memset(arena + a + b, 0xFF, c * sizeof(float)); // the judge's poison: unwritten elements show
-    CaseResult r = result_for(tc, Verdict::JE, "");
+    CaseResult r;
     RunnerReply reply = runner.map(fd, bytes);
     close(fd);
     if (reply.kind == RunnerReply::Kind::Done) {
@@ -47,20 +47,21 @@ CaseResult run_case(RefereeChannel &judge, RunnerLink &runner, const CaseRequest
         reply = runner.call(order);
         judge.send({{"event", event::judge}});
     }
+    // Facts, as the real referee sends them: the judge decides the verdict.
     if (reply.kind == RunnerReply::Kind::Lost) {
-        r.verdict = Verdict::RE;
+        r.facts.ending = RefereeEnding::SolutionFailed;
         r.runner_lost = true;
         r.failed_call = 1;
     } else if (reply.kind != RunnerReply::Kind::Done) {
-        r.verdict = Verdict::RE;
-        r.detail = reply.kind == RunnerReply::Kind::Violation ? "the solution's process broke the runner protocol: " + reply.why
-                                                              : reply.why;
+        r.facts.ending = RefereeEnding::SolutionFailed;
+        r.facts.why = reply.kind == RunnerReply::Kind::Violation
+                          ? "the solution's process broke the runner protocol: " + reply.why
+                          : reply.why;
     } else {
         const std::vector<float> C(arena + a + b, arena + a + b + c);
         r.check = compare_output(C.data(), reference_on_cpu(inputs.A, inputs.B, tc.M, tc.N, tc.K), request.policy.precision);
-        const Judgement j = judge_output(*r.check, IntegrityCheck{});
-        r.verdict = j.verdict;
-        r.detail = j.detail;
+        r.facts.ending = RefereeEnding::Completed;
+        r.facts.checked_integrity = IntegrityCheck{};
     }
     munmap(arena, bytes);
     return r;
@@ -93,7 +94,7 @@ int main(int argc, char **argv) {
         const auto request = message->get<CaseRequest>();
         judge.set_nonce(request.nonce);
         const CaseResult r = run_case(judge, solution, request);
-        const bool afresh = r.verdict == Verdict::RE;
+        const bool afresh = r.facts.ending == RefereeEnding::SolutionFailed;
         judge.send({{"event", event::result}, {"result", r}, {"worker_exits", afresh}});
         if (afresh) return 0;
     }

@@ -3,6 +3,7 @@
 #include <doctest/doctest.h>
 
 #include "judge/run/case_verdict.hpp"
+#include "test_support.hpp"
 
 using namespace gemm;
 
@@ -17,12 +18,33 @@ TestCase primes() {
     return tc;
 }
 
+// A case's result as the judge's side has decided it (what --sanitize folds).
 CaseResult reported(Verdict verdict) {
     CaseResult r;
     r.verdict = verdict;
     r.timing = TimedRun{};
     r.baseline = TimedRun{};
     return r;
+}
+
+// The referee's facts of a case it ran to its end: the checked call's output check and a
+// clean integrity check, timed.
+CaseResult completed(const OutputCheck &check = {}) {
+    CaseResult r;
+    r.facts.ending = RefereeEnding::Completed;
+    r.check = check;
+    r.facts.checked_integrity = IntegrityCheck{};
+    r.timing = TimedRun{};
+    r.baseline = TimedRun{};
+    return r;
+}
+
+OutputCheck unwritten_elements(long long count, long long of) {
+    OutputCheck c;
+    c.elements = of;
+    c.unwritten = count;
+    c.first_unwritten = BadElement{0, 0, 1.0, 0.0, 1e-6};
+    return c;
 }
 
 } // namespace
@@ -42,40 +64,90 @@ TEST_CASE("each way a run ends without the referee's result has its verdict and 
     }
 }
 
-TEST_CASE("the referee's verdict stands, with the case's identity stamped from the testcase") {
+TEST_CASE("the referee's facts decide, by the check's own rule, with the case's identity stamped from the testcase") {
     CaseFacts facts;
-    facts.reported = reported(Verdict::WA);
+    facts.reported = completed(unwritten_elements(3, 17399));
     facts.reported.name = "something else";
-    facts.reported.detail = "3 of 17399 elements never written";
     const CaseResult r = decide_case(primes(), facts);
     CHECK(r.verdict == Verdict::WA);
-    CHECK(r.detail == "3 of 17399 elements never written");
+    CHECK(r.detail == judge_output(unwritten_elements(3, 17399), IntegrityCheck{}).detail);
     CHECK(r.name == "secret/04-primes");
     CHECK((r.M == 127 && r.N == 131 && r.K == 137));
     CHECK(r.timing);
+
+    CaseFacts right;
+    right.reported = completed();
+    CHECK(decide_case(primes(), right).verdict == Verdict::AC);
+    CHECK(decide_case(primes(), right).detail.empty());
+
+    CaseFacts moved_input;
+    moved_input.reported = completed();
+    moved_input.reported.facts.checked_integrity->A_modified = true;
+    CHECK(decide_case(primes(), moved_input).verdict == Verdict::WA);
+}
+
+TEST_CASE("a failing timed call is WA by the timed check's rule, named by its number") {
+    CaseFacts facts;
+    facts.reported = completed();
+    FailedTimedCall failed;
+    failed.call = 7;
+    failed.check.projection.vectors = 2;
+    failed.check.projection.rows_checked = 254;
+    failed.check.projection.rows_failed = 127;
+    failed.check.projection.first_failed_row = 3;
+    failed.check.projection.first_difference = 5.0;
+    failed.check.projection.first_bound = 1e-4;
+    failed.check.projection.worst_ratio = 5e4;
+    facts.reported.facts.failed_timed_call = failed;
+    const CaseResult r = decide_case(primes(), facts);
+    CHECK(r.verdict == Verdict::WA);
+    CHECK(r.detail.rfind("output of timed call 7 (fresh inputs, as every call gets): ", 0) == 0);
+    CHECK(test::contains(r.detail, judge_timed_call(failed.check, Precision::FP32, 131, 127LL * 137).detail));
+
+    // A call the referee stopped at whose figures pass: the two sides disagree, the judge's fault.
+    facts.reported.facts.failed_timed_call->check = TimedCallCheck{};
+    CHECK(decide_case(primes(), facts).verdict == Verdict::JE);
+}
+
+TEST_CASE("the referee's own endings: the solution's failure is RE in its words, the referee's JE") {
+    CaseFacts failed;
+    failed.reported.facts.ending = RefereeEnding::SolutionFailed;
+    failed.reported.facts.why = "a CUDA error in solve(): an illegal memory access";
+    CHECK(decide_case(primes(), failed).verdict == Verdict::RE);
+    CHECK(decide_case(primes(), failed).detail == "a CUDA error in solve(): an illegal memory access");
+    CaseFacts broke;
+    broke.reported.facts.ending = RefereeEnding::JudgeFailed;
+    broke.reported.facts.why = "the judge failed on this case: out of memory";
+    CHECK(decide_case(primes(), broke).verdict == Verdict::JE);
+    CaseFacts unchecked; // completed, yet no check: never AC
+    unchecked.reported.facts.ending = RefereeEnding::Completed;
+    CHECK(decide_case(primes(), unchecked).verdict == Verdict::JE);
 }
 
 TEST_CASE("a blocked attempt is never AC or WA, and is named before any other detail") {
-    for (const Verdict v : {Verdict::AC, Verdict::WA, Verdict::TLE}) {
+    for (const Verdict v : {Verdict::AC, Verdict::WA}) {
         CaseFacts facts;
-        facts.reported = reported(v);
-        facts.reported.detail = v == Verdict::AC ? "" : "first wrong at row 0";
+        facts.reported = completed(v == Verdict::AC ? OutputCheck{} : unwritten_elements(1, 100));
         facts.attempts = "tried to open a network socket (blocked)";
         const CaseResult r = decide_case(primes(), facts);
-        CHECK(r.verdict == (v == Verdict::TLE ? Verdict::TLE : Verdict::RE));
+        CHECK(r.verdict == Verdict::RE);
         CHECK(r.detail.rfind("tried to open a network socket (blocked)", 0) == 0);
     }
+    CaseFacts overran = ended_early(CaseEnding::CallOverran, "call 1 ran past the time limit");
+    overran.attempts = "tried to open a network socket (blocked)";
+    CHECK(decide_case(primes(), overran).verdict == Verdict::TLE);
 }
 
 TEST_CASE("a lost runner is described by the judge, and an impossible time is JE without figures") {
     CaseFacts lost;
-    lost.reported = reported(Verdict::RE);
+    lost.reported.facts.ending = RefereeEnding::SolutionFailed;
     lost.reported.runner_lost = true;
     lost.runner_end = "the solution's process was killed by SIGSEGV during call 2 of solve()";
+    CHECK(decide_case(primes(), lost).verdict == Verdict::RE);
     CHECK(decide_case(primes(), lost).detail == lost.runner_end);
 
     CaseFacts fast;
-    fast.reported = reported(Verdict::AC);
+    fast.reported = completed();
     fast.impossible_timing = "faster than the GPU's dense tensor-core peak";
     const CaseResult r = decide_case(primes(), fast);
     CHECK(r.verdict == Verdict::JE);
@@ -85,7 +157,7 @@ TEST_CASE("a lost runner is described by the judge, and an impossible time is JE
 }
 
 TEST_CASE("under --sanitize a finding is RE with its line, and a clean run counts only when worse") {
-    CaseResult so_far = decide_case(primes(), CaseFacts{CaseEnding::Reported, reported(Verdict::AC), "", "", {}, ""});
+    CaseResult so_far = decide_case(primes(), CaseFacts{CaseEnding::Reported, completed(), "", "", {}, ""});
     add_sanitizer_run(so_far, "memcheck", reported(Verdict::AC), std::nullopt);
     CHECK(so_far.verdict == Verdict::AC);
     CaseResult tle = reported(Verdict::TLE);

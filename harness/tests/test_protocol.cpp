@@ -348,3 +348,47 @@ TEST_CASE("a stand-in order carries its length to the runner; other orders carry
     o.work = RunnerWork::Solve;
     CHECK_FALSE(json(o).contains("stand_in_ns"));
 }
+
+TEST_CASE("the referee's facts travel whole: its ending, the checked call's integrity, a failing timed call") {
+    CaseResult r;
+    r.facts.ending = RefereeEnding::Completed;
+    r.facts.checked_integrity = IntegrityCheck{true, false, 12, 0};
+    FailedTimedCall failed;
+    failed.call = 9;
+    failed.check.projection = {2, 254, 3, 17, std::nan(""), 1e-4, INFINITY};
+    failed.check.samples.samples = 1024;
+    failed.check.samples.non_finite = 1;
+    failed.check.samples.first_bad = BadElement{5, 6, 1.5, std::nan(""), 1e-6};
+    failed.check.samples.error_sq = INFINITY;
+    failed.check.samples.reference_sq = 2.5;
+    failed.check.integrity.floats_written_after_C = 4;
+    r.facts.failed_timed_call = failed;
+    const auto back = round_trip(r);
+    CHECK(back.facts.ending == RefereeEnding::Completed);
+    REQUIRE(back.facts.checked_integrity);
+    CHECK(back.facts.checked_integrity->A_modified);
+    CHECK(back.facts.checked_integrity->floats_written_before_C == 12);
+    REQUIRE(back.facts.failed_timed_call);
+    const TimedCallCheck &c = back.facts.failed_timed_call->check;
+    CHECK(back.facts.failed_timed_call->call == 9);
+    CHECK(c.projection.rows_failed == 3);
+    CHECK(std::isnan(c.projection.first_difference));
+    // An infinite figure stays infinite: as a NaN it would compare false with every bound.
+    CHECK(std::isinf(c.projection.worst_ratio));
+    CHECK(std::isinf(c.samples.error_sq));
+    CHECK(c.samples.reference_sq == 2.5);
+    REQUIRE(c.samples.first_bad);
+    CHECK(c.samples.first_bad->row == 5);
+    CHECK(c.integrity.floats_written_after_C == 4);
+
+    CaseResult failed_solution;
+    failed_solution.facts.ending = RefereeEnding::SolutionFailed;
+    failed_solution.facts.why = "a CUDA error";
+    const auto again = round_trip(failed_solution);
+    CHECK(again.facts.ending == RefereeEnding::SolutionFailed);
+    CHECK(again.facts.why == "a CUDA error");
+    CHECK_FALSE(again.facts.checked_integrity);
+    auto j = json(failed_solution);
+    j["facts"]["ending"] = "made_up";
+    CHECK_THROWS(j.get<CaseResult>());
+}

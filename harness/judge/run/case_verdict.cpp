@@ -1,4 +1,5 @@
 #include "judge/run/case_verdict.hpp"
+#include "core/timed_check.hpp"
 
 namespace gemm {
 
@@ -15,6 +16,26 @@ Verdict verdict_of(CaseEnding ending) {
     return Verdict::JE;
 }
 
+// The referee's facts of a case it ran to its end, or failed on, in one judgement.
+Judgement judge_referee_facts(const TestCase &tc, const CaseResult &reported, const std::string &runner_end) {
+    const RefereeFacts &facts = reported.facts;
+    switch (facts.ending) {
+    case RefereeEnding::SolutionFailed: return {Verdict::RE, reported.runner_lost ? runner_end : facts.why};
+    case RefereeEnding::JudgeFailed: return {Verdict::JE, facts.why};
+    case RefereeEnding::Completed: break;
+    }
+    if (!reported.check || !facts.checked_integrity) return {Verdict::JE, "the referee's result holds no check of the output"};
+    const Judgement checked = judge_output(*reported.check, *facts.checked_integrity);
+    if (checked.verdict != Verdict::AC || !facts.failed_timed_call) return checked;
+    const FailedTimedCall &failed = *facts.failed_timed_call;
+    const Judgement timed = judge_timed_call(failed.check, reported.check->precision, tc.N, static_cast<long long>(tc.M) * tc.K);
+    if (timed.verdict == Verdict::AC)
+        return {Verdict::JE, "the referee stopped at timed call " + std::to_string(failed.call) +
+                                 ", whose checks pass: the two sides disagree"};
+    return {timed.verdict, "output of timed call " + std::to_string(failed.call) +
+                               " (fresh inputs, as every call gets): " + timed.detail};
+}
+
 } // namespace
 
 CaseFacts ended_early(CaseEnding ending, std::string why) {
@@ -28,7 +49,9 @@ CaseResult decide_case(const TestCase &tc, CaseFacts facts) {
     CaseResult r;
     if (facts.ending == CaseEnding::Reported) {
         r = std::move(facts.reported);
-        if (r.runner_lost) r.detail = facts.runner_end;
+        const Judgement j = judge_referee_facts(tc, r, facts.runner_end);
+        r.verdict = j.verdict;
+        r.detail = j.detail;
         if (facts.impossible_timing) {
             // A time faster than the GPU allows is the judge's doubt, never a figure to print.
             r.verdict = Verdict::JE;

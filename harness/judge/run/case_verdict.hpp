@@ -1,9 +1,9 @@
-// Where the judge's side decides a case's verdict, from facts: how the case's run ended as
-// the supervisor saw it, the referee's result, what the solution's confinement blocked and
-// whether its time is one the GPU can give; for --sanitize, each tool's finding. The
-// verdict of the calls themselves (AC or WA, and RE for a CUDA error) comes with the
-// referee's result, from core/check.cpp (judge_output) and core/timed_check.cpp. A case's
-// identity (name and shape) is stamped here, once.
+// Where a case's verdict is decided, in one function, from facts: how the case's run ended
+// as the supervisor saw it; the referee's facts (core/referee_facts.hpp: how its work ended,
+// the checked call's output and integrity, the first failing timed call's check), judged by
+// the rules of core/check.cpp (judge_output) and core/timed_check.cpp (judge_timed_call);
+// what the solution's confinement blocked; whether its time is one the GPU can give; for
+// --sanitize, each tool's finding. A case's identity (name and shape) is stamped here, once.
 #pragma once
 
 #include "core/case_result.hpp"
@@ -15,7 +15,7 @@
 namespace gemm {
 
 enum class CaseEnding {
-    Reported,    // the referee sent its result: its verdict stands unless a fact below overrides it
+    Reported,    // the referee sent its facts: they decide, unless a fact below overrides them
     NotCompiled, // nvcc failed, or the library has no usable solve(): CE
     NotStarted,  // the solution's processes did not start or load it: RE
     CallOverran, // a solve() call ran past the case's time limit: TLE
