@@ -200,9 +200,11 @@ std::optional<int> Session::prepare(const std::vector<TestCase> &cases, std::uni
 
 int Session::finish(const std::vector<CaseResult> &results) {
     const int status = results.empty() ? exit_status::all_accepted : exit_status_for(worst_verdict(results));
+    context.timeline.cases = other_runs_.runs;
+    context.timeline.cases_s = other_runs_.seconds;
     if (supervisor_) {
-        context.timeline.cases = supervisor_->case_runs().runs;
-        context.timeline.cases_s = supervisor_->case_runs().seconds;
+        context.timeline.cases += supervisor_->case_runs().runs;
+        context.timeline.cases_s += supervisor_->case_runs().seconds;
     }
     context.timeline.total_s = seconds_since_judge_start();
     report.run_finished(context, results, status);
@@ -337,6 +339,8 @@ std::vector<CaseResult> Session::sanitize(std::vector<TestCase> cases) {
             add_sanitizer_run(combined, tool, r, sanitizer_finding(tool, r.output_tail));
             if (!r.output_tail.empty()) combined.output_tail += "[" + tool + "]\n" + r.output_tail;
         }
+        other_runs_.runs += supervisor.case_runs().runs;
+        other_runs_.seconds += supervisor.case_runs().seconds;
     }
     progress.clear();
     for (std::size_t i = 0; i < cases.size(); ++i)
