@@ -23,20 +23,9 @@ CUmemAllocationProp exportable_device_memory() {
 
 } // namespace
 
-SharedArena::~SharedArena() { release(); }
-
-void SharedArena::release() {
-    if (!base_) return;
-    driver_api().mem_unmap(base_, bytes_);
-    driver_api().mem_address_free(base_, bytes_);
-    driver_api().mem_release(handle_);
-    base_ = 0;
-    bytes_ = 0;
-}
-
 bool SharedArena::reserve(std::size_t bytes) {
-    if (bytes <= bytes_) return false;
-    release();
+    if (bytes <= mapping_.bytes()) return false;
+    mapping_.reset();
     CUmemAllocationProp prop = exportable_device_memory();
     std::size_t granularity = 0;
     driver_check(driver_api().mem_get_allocation_granularity(&granularity, &prop, CU_MEM_ALLOC_GRANULARITY_RECOMMENDED),
@@ -44,28 +33,16 @@ bool SharedArena::reserve(std::size_t bytes) {
     // A little headroom, so a run of growing shapes does not reallocate at every case.
     bytes = bytes + bytes / 8;
     bytes = (bytes + granularity - 1) / granularity * granularity;
-    driver_check(driver_api().mem_create(&handle_, bytes, &prop, 0), "cuMemCreate (the solution's GPU memory)");
-    if (const CUresult r = driver_api().mem_address_reserve(&base_, bytes, 0, 0, 0); r != CUDA_SUCCESS) {
-        driver_api().mem_release(handle_);
-        driver_check(r, "cuMemAddressReserve");
-    }
-    if (const CUresult r = driver_api().mem_map(base_, bytes, 0, handle_, 0); r != CUDA_SUCCESS) {
-        driver_api().mem_address_free(base_, bytes);
-        driver_api().mem_release(handle_);
-        base_ = 0;
-        driver_check(r, "cuMemMap");
-    }
-    bytes_ = bytes;
-    CUmemAccessDesc access{};
-    access.location = prop.location;
-    access.flags = CU_MEM_ACCESS_FLAGS_PROT_READWRITE;
-    driver_check(driver_api().mem_set_access(base_, bytes_, &access, 1), "cuMemSetAccess");
+    CUmemGenericAllocationHandle handle = 0;
+    driver_check(driver_api().mem_create(&handle, bytes, &prop, 0), "cuMemCreate (the solution's GPU memory)");
+    if (const std::string why = mapping_.map(handle, bytes); !why.empty())
+        throw std::runtime_error("the solution's GPU memory: " + why);
     return true;
 }
 
 int SharedArena::export_descriptor() const {
     int fd = -1;
-    driver_check(driver_api().mem_export_to_shareable_handle(&fd, handle_, CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR, 0),
+    driver_check(driver_api().mem_export_to_shareable_handle(&fd, mapping_.handle(), CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR, 0),
                  "cuMemExportToShareableHandle");
     return fd;
 }

@@ -5,6 +5,8 @@
 // allocations no other process can map.
 #pragma once
 
+#include "cuda_driver/mapped_allocation.hpp"
+
 #include <cuda.h>
 
 #include <cstddef>
@@ -14,23 +16,19 @@ namespace gemm {
 class SharedArena {
   public:
     SharedArena() = default;
-    ~SharedArena();
     SharedArena(const SharedArena &) = delete;
     SharedArena &operator=(const SharedArena &) = delete;
 
     // Makes room for `bytes`; true when that needed a new allocation (which the runners
     // must then map again).
     bool reserve(std::size_t bytes);
-    unsigned char *data() const { return reinterpret_cast<unsigned char *>(base_); }
-    std::size_t size() const { return bytes_; }
+    unsigned char *data() const { return reinterpret_cast<unsigned char *>(mapping_.base()); }
+    std::size_t size() const { return mapping_.bytes(); }
     // A new descriptor of the allocation, for one runner; the caller closes it after sending.
     int export_descriptor() const;
 
   private:
-    void release();
-    CUdeviceptr base_ = 0;
-    std::size_t bytes_ = 0;
-    CUmemGenericAllocationHandle handle_ = 0;
+    MappedAllocation mapping_;
 };
 
 } // namespace gemm

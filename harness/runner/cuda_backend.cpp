@@ -27,7 +27,7 @@ CallOutcome failed(std::string why) {
 } // namespace
 
 CudaBackend::~CudaBackend() {
-    unmap();
+    mapping_.reset();
     if (own_events_.context_id != 0 && own_events_.context_id == current_context_id()) {
         cudaEventDestroy(own_events_.before);
         cudaEventDestroy(own_events_.after);
@@ -70,42 +70,15 @@ std::string CudaBackend::load(const std::string &library) {
            "extern \"C\" void solve(const float *A, const float *B, float *C, int M, int N, int K)";
 }
 
-void CudaBackend::unmap() {
-    if (!base_) return;
-    driver_api().mem_unmap(base_, bytes_);
-    driver_api().mem_address_free(base_, bytes_);
-    driver_api().mem_release(handle_);
-    base_ = 0;
-    bytes_ = 0;
-}
-
 std::string CudaBackend::map(int fd, std::size_t bytes) {
-    unmap();
+    mapping_.reset();
     CUmemGenericAllocationHandle handle;
-    CUresult r = driver_api().mem_import_from_shareable_handle(&handle, reinterpret_cast<void *>(static_cast<std::uintptr_t>(fd)),
-                                                CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR);
+    const CUresult r = driver_api().mem_import_from_shareable_handle(
+        &handle, reinterpret_cast<void *>(static_cast<std::uintptr_t>(fd)), CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR);
     close(fd);
     if (r != CUDA_SUCCESS) return driver_error(r, "importing the judge's GPU memory");
-    CUdeviceptr base = 0;
-    if ((r = driver_api().mem_address_reserve(&base, bytes, 0, 0, 0)) != CUDA_SUCCESS) {
-        driver_api().mem_release(handle);
-        return driver_error(r, "reserving addresses for the judge's GPU memory");
-    }
-    if ((r = driver_api().mem_map(base, bytes, 0, handle, 0)) != CUDA_SUCCESS) {
-        driver_api().mem_address_free(base, bytes);
-        driver_api().mem_release(handle);
-        return driver_error(r, "mapping the judge's GPU memory");
-    }
-    base_ = base;
-    bytes_ = bytes;
-    handle_ = handle;
-    CUmemAccessDesc access{};
-    access.location.type = CU_MEM_LOCATION_TYPE_DEVICE;
-    access.location.id = 0;
-    access.flags = CU_MEM_ACCESS_FLAGS_PROT_READWRITE;
-    if ((r = driver_api().mem_set_access(base, bytes, &access, 1)) != CUDA_SUCCESS)
-        return driver_error(r, "making the judge's GPU memory accessible");
-    return "";
+    const std::string why = mapping_.map(handle, bytes);
+    return why.empty() ? "" : "the judge's GPU memory: " + why;
 }
 
 // A solution that resets the device or leaves another one current would make every
@@ -155,12 +128,14 @@ bool CudaBackend::record_own_event(cudaEvent_t &event) {
 
 CallOutcome CudaBackend::call(const CallOrder &o) {
     const auto end = [&](std::size_t offset, long long elements) { return offset + std::size_t(elements) * 4; };
-    if (!base_ || end(o.a_offset, 1LL * o.M * o.N) > bytes_ || end(o.b_offset, 1LL * o.N * o.K) > bytes_ ||
-        end(o.c_offset, 1LL * o.M * o.K) > bytes_)
+    const CUdeviceptr base = mapping_.base();
+    const std::size_t bytes = mapping_.bytes();
+    if (!base || end(o.a_offset, 1LL * o.M * o.N) > bytes || end(o.b_offset, 1LL * o.N * o.K) > bytes ||
+        end(o.c_offset, 1LL * o.M * o.K) > bytes)
         return failed("the judge ordered a call outside the mapped memory");
-    const auto *A = reinterpret_cast<const float *>(base_ + o.a_offset);
-    const auto *B = reinterpret_cast<const float *>(base_ + o.b_offset);
-    auto *C = reinterpret_cast<float *>(base_ + o.c_offset);
+    const auto *A = reinterpret_cast<const float *>(base + o.a_offset);
+    const auto *B = reinterpret_cast<const float *>(base + o.b_offset);
+    auto *C = reinterpret_cast<float *>(base + o.c_offset);
     // The in-process events a judge that ran solve() in its own process would have
     // timed with: the referee compares them with its stamps, and believes its stamps.
     const bool events = record_own_event(own_events_.before);

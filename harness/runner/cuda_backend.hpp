@@ -2,6 +2,7 @@
 // descriptor, and the four kinds of call (the solution, cuBLAS SGEMM, nothing, a stand-in).
 #pragma once
 
+#include "cuda_driver/mapped_allocation.hpp"
 #include "runner/runner_loop.hpp"
 
 #include <cublas_v2.h>
@@ -26,13 +27,10 @@ class CudaBackend : public RunnerBackend {
   private:
     std::string check_device_untouched(const float *C) const;
     bool record_own_event(cudaEvent_t &event);
-    void unmap();
     SolveFunction solve_ = nullptr;
     cublasHandle_t cublas_ = nullptr;
     int multiprocessors_ = 1;
-    CUdeviceptr base_ = 0;
-    std::size_t bytes_ = 0;
-    CUmemGenericAllocationHandle handle_ = 0;
+    MappedAllocation mapping_; // the referee's arena, as this process sees it
     static unsigned long long current_context_id();
     struct {
         cudaEvent_t before = nullptr, after = nullptr;
