@@ -154,15 +154,16 @@ std::optional<int> Session::prepare(const std::vector<TestCase> &cases, std::uni
     supervisor = std::make_unique<Supervisor>(supervision());
     supervisor_ = supervisor.get();
     supervisor->begin();
-    double mark = seconds_since_judge_start();
+    const double probe_start = seconds_since_judge_start();
     context.device = probe(referee);
-    context.timeline.probe_s = seconds_since_judge_start() - mark;
+    const double compile_start = seconds_since_judge_start();
+    context.timeline.probe_s = compile_start - probe_start;
     context.arch = choose_target(o.arch, context.device, o.nvcc);
     if (isatty(STDERR_FILENO)) std::cerr << "compiling " << escape_for_terminal(context.solution) << "…\n";
     context.compile =
         compile_solution(context.solution, CompileOptions{o.nvcc, context.arch, o.cache_dir, include_dirs(o), {},
                                                           {o.compile_timeout_s, o.compile_memory_gib}});
-    context.timeline.compile_s = seconds_since_judge_start() - mark - context.timeline.probe_s;
+    context.timeline.compile_s = seconds_since_judge_start() - compile_start;
     if (context.compile.rebuilt_damaged)
         std::cerr << "judge: the cached library of " << context.solution << " had changed on disk; it was rebuilt\n";
     if (!context.compile.ok) {
