@@ -41,7 +41,8 @@ void to_json(json &j, const CaseRequest &r) {
                {"warmup_calls", p.sampling.warmup_calls},
                {"min_samples", p.sampling.min_samples},
                {"max_samples", p.sampling.max_samples},
-               {"budget_s", p.sampling.budget_s}}},
+               {"budget_s", p.sampling.budget_s},
+               {"stand_ins_between_calls", p.stand_ins_between_calls}}},
              {"nonce", r.nonce},
              {"secret", r.secret}};
 }
@@ -60,6 +61,7 @@ void from_json(const json &j, CaseRequest &r) {
     p.at("min_samples").get_to(r.policy.sampling.min_samples);
     p.at("max_samples").get_to(r.policy.sampling.max_samples);
     p.at("budget_s").get_to(r.policy.sampling.budget_s);
+    r.policy.stand_ins_between_calls = p.value("stand_ins_between_calls", true);
     j.at("nonce").get_to(r.nonce);
     j.at("secret").get_to(r.secret);
 }
@@ -328,6 +330,22 @@ std::optional<double> optional_ms(const json &j, const char *key) {
 
 } // namespace
 
+void to_json(json &j, const StandInCost &c) {
+    j = json{{"kind", c.kind},
+             {"median_ms", c.median_ms},
+             {"spread_ms", c.spread_ms},
+             {"samples", c.samples},
+             {"capped", c.capped}};
+}
+
+void from_json(const json &j, StandInCost &c) {
+    j.at("kind").get_to(c.kind);
+    j.at("median_ms").get_to(c.median_ms);
+    c.spread_ms = j.value("spread_ms", 0.0);
+    c.samples = j.value("samples", 0);
+    c.capped = j.value("capped", false);
+}
+
 void to_json(json &j, const TimedRun &t) {
     const auto &s = t.stats;
     j = json{{"samples", s.samples},
@@ -347,7 +365,9 @@ void to_json(json &j, const TimedRun &t) {
                {"own_events_ms", optional_ms(t.empty_call.own_events_ms)},
                {"stands_in_for_ms", optional_ms(t.empty_call.stands_in_for_ms)},
                {"empty_median_ms", t.empty_call.stands_in_for_ms ? t.empty_call.empty_median_ms : t.empty_call.median_ms},
-               {"capped", t.empty_call.capped}}},
+               {"capped", t.empty_call.capped},
+               {"stand_ins", t.empty_call.stand_ins},
+               {"interleaved", t.empty_call.interleaved}}},
              {"phases_ms", t.median_phases},
              {"own_events_ms", optional_ms(t.own_events_ms)},
              {"sm_clock_mhz", t.sm_clock_mhz},
@@ -378,6 +398,9 @@ void from_json(const json &j, TimedRun &t) {
         t.empty_call.stands_in_for_ms = optional_ms(*e, "stands_in_for_ms");
         t.empty_call.empty_median_ms = e->value("empty_median_ms", t.empty_call.median_ms);
         t.empty_call.capped = e->value("capped", false);
+        if (const auto k = e->find("stand_ins"); k != e->end() && k->is_array())
+            t.empty_call.stand_ins = k->get<std::vector<StandInCost>>();
+        t.empty_call.interleaved = e->value("interleaved", false);
     }
     if (const auto p = j.find("phases_ms"); p != j.end() && p->is_object()) p->get_to(t.median_phases);
     t.own_events_ms = optional_ms(j, "own_events_ms");

@@ -23,6 +23,9 @@ struct CasePolicy {
     bool reveal = false;   // a failure may show the case's data (the judge's side)
     Precision precision = Precision::FP32;
     SamplingRule sampling;
+    // A short run's stand-ins made between its calls (core/interleaved_stand_ins.hpp); false:
+    // after them (compare, which tests raw times and wants its rounds short).
+    bool stand_ins_between_calls = true;
 };
 
 struct CaseRequest {
@@ -49,6 +52,8 @@ void to_json(nlohmann::json &j, const OutputCheck &o);
 void from_json(const nlohmann::json &j, OutputCheck &o);
 void to_json(nlohmann::json &j, const CallClock &c);
 void from_json(const nlohmann::json &j, CallClock &c);
+void to_json(nlohmann::json &j, const StandInCost &c);
+void from_json(const nlohmann::json &j, StandInCost &c);
 void to_json(nlohmann::json &j, const TimedRun &t);
 void to_json(nlohmann::json &j, const PhaseTimes &p);
 void from_json(const nlohmann::json &j, PhaseTimes &p);

@@ -33,7 +33,10 @@ RunnerWork parse_work(const std::string &name) {
 void to_json(json &j, const CallOrder &o) {
     j = json{{"M", o.M},         {"N", o.N},         {"K", o.K},           {"a", o.a_offset},
              {"b", o.b_offset}, {"c", o.c_offset}, {"work", work_name(o.work)}};
-    if (o.work == RunnerWork::StandIn) j["stand_in_ns"] = o.stand_in_ns;
+    if (o.work == RunnerWork::StandIn) {
+        j["stand_in_ns"] = o.stand_in_ns;
+        j["stand_in_kind"] = stand_in_kind_name(o.stand_in_kind);
+    }
 }
 
 void from_json(const json &j, CallOrder &o) {
@@ -45,6 +48,10 @@ void from_json(const json &j, CallOrder &o) {
     j.at("c").get_to(o.c_offset);
     o.work = parse_work(j.at("work").get<std::string>());
     o.stand_in_ns = j.value("stand_in_ns", 0ULL);
+    const std::string kind = j.value("stand_in_kind", std::string(stand_in_kind_name(StandInKind::Light)));
+    const auto parsed = parse_stand_in_kind(kind);
+    if (!parsed) throw std::invalid_argument("unknown stand-in kind " + kind);
+    o.stand_in_kind = *parsed;
 }
 
 void RunnerLink::stop_between_exchanges(pid_t process_group) {

@@ -7,6 +7,7 @@
 #pragma once
 
 #include "channel/socket_channel.hpp"
+#include "core/stand_in_kind.hpp"
 
 #include <cstddef>
 #include <optional>
@@ -28,6 +29,7 @@ struct CallOrder {
     std::size_t a_offset = 0, b_offset = 0, c_offset = 0;
     RunnerWork work = RunnerWork::Solve;
     unsigned long long stand_in_ns = 0; // StandIn: how long its kernel keeps the SMs busy
+    StandInKind stand_in_kind = StandInKind::Light; // StandIn: what its kernel does meanwhile
 };
 
 void to_json(nlohmann::json &j, const CallOrder &o);

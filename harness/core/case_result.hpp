@@ -33,6 +33,14 @@ struct CallClock {
     double snapshot_ms = 0;    // C copied out for the checks
 };
 
+// One kind of stand-in's cost (core/stand_in_kind.hpp), when several stood in for a run.
+struct StandInCost {
+    std::string kind; // stand_in_kind_name
+    double median_ms = 0, spread_ms = 0;
+    int samples = 0;
+    bool capped = false; // its excess over the empty call was more than the length explains
+};
+
 // The cost of an empty call of solve() through the same path (the referee's stamps,
 // the inputs handed out, the runner told and answering, the snapshot of C), which is
 // taken off every time, less the empty call's own work on the GPU (it writes C, as every
@@ -48,6 +56,11 @@ struct EmptyCall {
     std::optional<double> stands_in_for_ms{};
     double empty_median_ms = 0; // with stands_in_for_ms: the plain empty call's median
     bool capped = false;
+    // A short run's stand-ins of every kind (core/stand_in_kind.hpp), when more than one
+    // stood in. Made after the run: median_ms is the middle of their range, spread_ms at
+    // least half of it; made between its calls: median_ms and spread_ms are of them all.
+    std::vector<StandInCost> stand_ins{};
+    bool interleaved = false; // the stand-ins were made between the run's own calls (core/interleaved_stand_ins.hpp)
 };
 
 struct TimedRun {

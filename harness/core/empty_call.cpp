@@ -75,4 +75,43 @@ EmptyCall settle_stand_in(const EmptyCall &empty, const EmptyCall &stand_in, dou
     return used;
 }
 
+std::vector<StandInKind> stand_in_kinds(double length_ms) {
+    if (length_ms >= 3.0) return {StandInKind::Light};
+    return {every_stand_in_kind.begin(), every_stand_in_kind.end()};
+}
+
+EmptyCall settle_stand_ins(const EmptyCall &empty, const std::vector<std::pair<StandInKind, EmptyCall>> &measured,
+                           double length_ms) {
+    if (measured.empty()) return empty;
+    if (measured.size() == 1) return settle_stand_in(empty, measured.front().second, length_ms);
+    EmptyCall used = settle_stand_in(empty, measured.front().second, length_ms); // its phases and events describe the call
+    double least = used.median_ms, most = used.median_ms, widest = used.spread_ms;
+    used.capped = false;
+    for (const auto &[kind, cost] : measured) {
+        const EmptyCall settled = settle_stand_in(empty, cost, length_ms);
+        used.stand_ins.push_back({stand_in_kind_name(kind), settled.median_ms, settled.spread_ms, settled.samples,
+                                  settled.capped});
+        least = std::min(least, settled.median_ms);
+        most = std::max(most, settled.median_ms);
+        widest = std::max(widest, settled.spread_ms);
+        used.capped = used.capped || settled.capped;
+    }
+    used.median_ms = (least + most) / 2;
+    used.spread_ms = std::max(widest, (most - least) / 2);
+    return used;
+}
+
+EmptyCall settle_interleaved_stand_ins(const EmptyCall &empty, const EmptyCall &pooled,
+                                       const std::vector<std::pair<StandInKind, EmptyCall>> &by_kind,
+                                       double length_ms) {
+    EmptyCall used = settle_stand_in(empty, pooled, length_ms);
+    for (const auto &[kind, cost] : by_kind) {
+        const EmptyCall settled = settle_stand_in(empty, cost, length_ms);
+        used.stand_ins.push_back({stand_in_kind_name(kind), settled.median_ms, settled.spread_ms, settled.samples,
+                                  settled.capped});
+    }
+    used.interleaved = true;
+    return used;
+}
+
 } // namespace gemm

@@ -10,9 +10,11 @@
 #pragma once
 
 #include "core/case_result.hpp"
+#include "core/stand_in_kind.hpp"
 
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace gemm {
@@ -53,5 +55,23 @@ int stand_in_calls(double length_ms);
 double stand_in_excess_cap_ms(double length_ms);
 // The cost to take off: the stand-in's, capped; it carries the empty call's figures beside it.
 EmptyCall settle_stand_in(const EmptyCall &empty, const EmptyCall &stand_in, double length_ms);
+
+// Which kinds stand in for a run of this length. Below 3 ms every kind: there 1% of a call
+// is less than the 10–30 µs by which the path's cost differs between kinds of work of the
+// same length, so one kind's cost would claim more than is known. From 3 ms the light one
+// alone (the kinds' differences stay under 1% of such a call).
+std::vector<StandInKind> stand_in_kinds(double length_ms);
+// Several kinds: each capped as settle_stand_in caps it; the cost taken off is the middle
+// of their range and its spread at least half the range (the largest of their own spreads
+// if that is more), so a kernel whose path costs what any kind's does lies within the
+// spread. One kind: settle_stand_in.
+EmptyCall settle_stand_ins(const EmptyCall &empty, const std::vector<std::pair<StandInKind, EmptyCall>> &measured,
+                           double length_ms);
+// Stand-ins made between the run's calls (core/interleaved_stand_ins.hpp): their pooled
+// cost, capped as one stand-in is, is taken off, and its spread is theirs; each kind's is
+// listed beside it, capped on its own.
+EmptyCall settle_interleaved_stand_ins(const EmptyCall &empty, const EmptyCall &pooled,
+                                       const std::vector<std::pair<StandInKind, EmptyCall>> &by_kind,
+                                       double length_ms);
 
 } // namespace gemm

@@ -15,7 +15,7 @@ namespace gemm {
 struct EventsCrossCheck {
     double clock_ms = 0;     // the referee's median, the empty call taken off
     double events_ms = 0;    // the runner's own events, median
-    double tolerance_ms = 0; // the larger of 1% of the events and the empty call's spread
+    double tolerance_ms = 0; // the larger of 1% of the events and the offset's spread (the empty call's or the stand-ins')
     bool agree = true;
     // clock − events: positive when the stamps saw more than the events (work on streams
     // the events do not cover, or a cost of the path the empty call does not pay).

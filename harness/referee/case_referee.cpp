@@ -150,7 +150,8 @@ void CaseReferee::map_arena(Runner &runner) {
 // One call through a runner, timed by the referee's stamps: from before the inputs
 // exist in the runner's memory to after the snapshot of C. The judge hears of a
 // solution's call outside the stamps: its bookkeeping is no part of the call.
-CallSample CaseReferee::call(Runner &runner, Problem &p, RunnerWork work, int call_index, double stand_in_ms) {
+CallSample CaseReferee::call(Runner &runner, Problem &p, RunnerWork work, int call_index, double stand_in_ms,
+                             StandInKind kind) {
     map_arena(runner);
     p.prepare_call();
     clock_.flush_l2();
@@ -162,6 +163,7 @@ CallSample CaseReferee::call(Runner &runner, Problem &p, RunnerWork work, int ca
     cuda_check(cudaStreamSynchronize(nullptr), "handing out the inputs");
     CallOrder order = p.order(work);
     order.stand_in_ns = static_cast<unsigned long long>(stand_in_ms * 1e6);
+    order.stand_in_kind = kind;
     const RunnerReply reply = runner.link->call(order);
     if (reply.kind != RunnerReply::Kind::Done) {
         if (!runner.is_solution) throw std::runtime_error("the baseline runner failed: " + reply.why);
@@ -182,13 +184,13 @@ CallSample CaseReferee::call(Runner &runner, Problem &p, RunnerWork work, int ca
     return sample;
 }
 
-EmptyCall CaseReferee::measure_empty_calls(Problem &p, int calls, double stand_in_ms) {
+EmptyCall CaseReferee::measure_empty_calls(Problem &p, int calls, double stand_in_ms, StandInKind kind) {
     const RunnerWork work = stand_in_ms > 0 ? RunnerWork::StandIn : RunnerWork::Nothing;
     std::vector<CallSample> samples;
     // Two warm-ups for the empty call (page tables, lazy module loads); a stand-in follows
     // empty calls of the same shape, so its first call is already warm.
     for (int i = work == RunnerWork::StandIn ? 0 : -2; i < calls; ++i) {
-        const CallSample s = call(baseline_, p, work, 0, stand_in_ms);
+        const CallSample s = call(baseline_, p, work, 0, stand_in_ms, kind);
         if (i >= 0) samples.push_back(s);
     }
     // The path's cost is what the empty call took beyond its own work on the GPU (the
@@ -246,10 +248,12 @@ void CaseReferee::run_checked_call(Problem &p, const CaseRequest &request, CaseR
 // from one call says anything about the next, and every printed time comes from calls
 // whose outputs were right. The times are raw here: the empty-call cost is taken off
 // once it is settled (settle_offset).
-void CaseReferee::run_timed_calls(Problem &p, const CaseRequest &request, CaseResult &r, PhaseClock &clock) {
+void CaseReferee::run_timed_calls(Problem &p, const CaseRequest &request, CaseResult &r, PhaseClock &clock,
+                                  std::optional<InterleavedStandIns> &stand_ins) {
     const TestCase &tc = request.testcase;
     SplitMix64 choices(request.secret);
     Sampler sampler(request.policy.sampling);
+    if (request.policy.stand_ins_between_calls) stand_ins = interleaving_for(p, request.policy.sampling);
     r.verification.projection_vectors = projection_vectors;
     r.verification.sampled_elements = sampled_elements;
     for (int call_index = 2; sampler.wants_more(); ++call_index) {
@@ -274,27 +278,54 @@ void CaseReferee::run_timed_calls(Problem &p, const CaseRequest &request, CaseRe
             r.failed_in_timed_calls = true;
             return;
         }
+        const bool warm_up = sampler.warming_up();
         sampler.record(sample);
+        if (!warm_up) clock.measure(&PhaseTimes::timing, [&] { stand_in_between(p, stand_ins, sample.ms); });
     }
     r.timing = sampler.result();
     r.timing->sm_clock_mhz = current_sm_clock_mhz();
 }
 
-TimedRun CaseReferee::time_cublas(Problem &p, const SamplingRule &rule) {
+TimedRun CaseReferee::time_cublas(Problem &p, const SamplingRule &rule, bool stand_ins_between,
+                                  std::optional<InterleavedStandIns> &stand_ins) {
     Sampler sampler(rule);
+    if (stand_ins_between) stand_ins = interleaving_for(p, rule);
     while (sampler.wants_more()) {
         CallSample sample = call(baseline_, p, RunnerWork::Cublas, 0);
         sample.throttled = gpu_reports_slowdown();
+        const bool warm_up = sampler.warming_up();
         sampler.record(sample);
+        if (!warm_up) stand_in_between(p, stand_ins, sample.ms);
     }
     TimedRun run = sampler.result();
     run.sm_clock_mhz = current_sm_clock_mhz();
     return run;
 }
 
+// Interleaving needs the shape's empty call measured before the run (a run's length is its
+// time less that); a shape not calibrated gets its stand-ins after the run.
+std::optional<InterleavedStandIns> CaseReferee::interleaving_for(const Problem &p, const SamplingRule &rule) const {
+    const auto found = calibrated_.find({p.M, p.N, p.K});
+    if (found == calibrated_.end()) return std::nullopt;
+    return InterleavedStandIns(found->second.median_ms, rule);
+}
+
+// Stand-ins of the run's length between two of its calls, when a turn is due
+// (core/interleaved_stand_ins.hpp): they see the moment the run's calls see; the first of
+// a turn, which pays for the change of process, is not kept.
+void CaseReferee::stand_in_between(Problem &p, std::optional<InterleavedStandIns> &stand_ins, double raw_ms) {
+    if (!stand_ins) return;
+    const std::optional<StandInTurn> turn = stand_ins->after_call(raw_ms);
+    if (!turn) return;
+    for (int i = 0; i < turn->calls; ++i) {
+        const CallSample s = call(baseline_, p, RunnerWork::StandIn, 0, turn->length_ms, turn->kind);
+        if (i > 0) stand_ins->record(*turn, s.ms - std::min(s.own_events_ms.value_or(0.0), s.ms));
+    }
+}
+
 // The empty call's cost to take off every time, and whether the solution kept the GPU
 // busy after its calls (RE): core/empty_call.hpp decides from the figures.
-void CaseReferee::settle_offset(Problem &p, CaseResult &r) {
+void CaseReferee::settle_offset(Problem &p, CaseResult &r, const RunStandIns &interleaved) {
     const auto found = calibrated_.find({p.M, p.N, p.K});
     const std::optional<EmptyCall> before =
         found != calibrated_.end() ? std::optional<EmptyCall>(found->second) : std::nullopt;
@@ -302,17 +333,26 @@ void CaseReferee::settle_offset(Problem &p, CaseResult &r) {
     while (wants_another_try(before, after)) after.push_back(measure_empty_calls(p, 11));
     const EmptyCallDecision decision = settle_empty_call(before, after);
     if (decision.gpu_kept_busy) throw SolutionFailure(decision.why, false, 0);
-    // Each run's own cost beyond its work, from a stand-in of its length (core/empty_call.hpp):
-    // the solution's and cuBLAS's differ when their lengths do.
+    // Each run's own cost beyond its work, from stand-ins of its length (core/empty_call.hpp):
+    // the solution's and cuBLAS's differ when their lengths do. A short run's were made
+    // between its calls, of every kind in turn; the others' are made now.
     for (std::optional<TimedRun> *run : {&r.timing, &r.baseline}) {
         if (!*run) continue;
+        const std::optional<InterleavedStandIns> &between = run == &r.timing ? interleaved.solution : interleaved.cublas;
+        if (between && between->enough_made()) {
+            subtract_empty_call(**run, settle_interleaved_stand_ins(decision.used, between->pooled(), between->measured(),
+                                                                   between->length_ms()));
+            continue;
+        }
         const double length_ms = stand_in_length_ms((*run)->stats.median_ms, decision.used);
         if (!wants_stand_in(length_ms)) {
             subtract_empty_call(**run, decision.used);
             continue;
         }
-        const EmptyCall stand_in = measure_empty_calls(p, stand_in_calls(length_ms), length_ms);
-        subtract_empty_call(**run, settle_stand_in(decision.used, stand_in, length_ms));
+        std::vector<std::pair<StandInKind, EmptyCall>> stand_ins;
+        for (StandInKind kind : stand_in_kinds(length_ms))
+            stand_ins.emplace_back(kind, measure_empty_calls(p, stand_in_calls(length_ms), length_ms, kind));
+        subtract_empty_call(**run, settle_stand_ins(decision.used, stand_ins, length_ms));
     }
 }
 
@@ -328,11 +368,15 @@ CaseResult CaseReferee::run(const CaseRequest &request) {
     run_checked_call(problem, request, r, clock);
     const bool checked_call_passed = judge_output(*r.check, *r.facts.checked_integrity).verdict == Verdict::AC;
     if (!checked_call_passed || !request.policy.timed) return r;
-    run_timed_calls(problem, request, r, clock);
+    RunStandIns interleaved;
+    run_timed_calls(problem, request, r, clock, interleaved.solution);
     if (r.facts.failed_timed_call) return r;
     if (request.policy.baseline)
-        r.baseline = clock.measure(&PhaseTimes::baseline, [&] { return time_cublas(problem, request.policy.sampling); });
-    settle_offset(problem, r);
+        r.baseline = clock.measure(&PhaseTimes::baseline, [&] {
+            return time_cublas(problem, request.policy.sampling, request.policy.stand_ins_between_calls,
+                               interleaved.cublas);
+        });
+    settle_offset(problem, r, interleaved);
     return r;
 }
 

@@ -11,6 +11,7 @@
 #include "channel/protocol.hpp"
 #include "channel/runner_protocol.hpp"
 #include "core/case_result.hpp"
+#include "core/interleaved_stand_ins.hpp"
 #include "core/sampling.hpp"
 #include "referee/shared_arena.hpp"
 #include "referee/trusted_clock.hpp"
@@ -52,13 +53,22 @@ class CaseReferee {
     };
     Problem &problem_for(int M, int N, int K);
     void map_arena(Runner &runner);
-    CallSample call(Runner &runner, Problem &p, RunnerWork work, int call_index, double stand_in_ms = 0);
-    // The empty call's cost, or with stand_in_ms > 0 a stand-in's of that length.
-    EmptyCall measure_empty_calls(Problem &p, int calls, double stand_in_ms = 0);
+    CallSample call(Runner &runner, Problem &p, RunnerWork work, int call_index, double stand_in_ms = 0,
+                    StandInKind kind = StandInKind::Light);
+    // The empty call's cost, or with stand_in_ms > 0 a stand-in's of that length and kind.
+    EmptyCall measure_empty_calls(Problem &p, int calls, double stand_in_ms = 0, StandInKind kind = StandInKind::Light);
     void run_checked_call(Problem &p, const CaseRequest &request, CaseResult &r, PhaseClock &clock);
-    void run_timed_calls(Problem &p, const CaseRequest &request, CaseResult &r, PhaseClock &clock);
-    TimedRun time_cublas(Problem &p, const SamplingRule &rule);
-    void settle_offset(Problem &p, CaseResult &r);
+    // The stand-ins made between a run's calls (core/interleaved_stand_ins.hpp), each run's own.
+    struct RunStandIns {
+        std::optional<InterleavedStandIns> solution, cublas;
+    };
+    void run_timed_calls(Problem &p, const CaseRequest &request, CaseResult &r, PhaseClock &clock,
+                         std::optional<InterleavedStandIns> &stand_ins);
+    TimedRun time_cublas(Problem &p, const SamplingRule &rule, bool stand_ins_between,
+                         std::optional<InterleavedStandIns> &stand_ins);
+    std::optional<InterleavedStandIns> interleaving_for(const Problem &p, const SamplingRule &rule) const;
+    void stand_in_between(Problem &p, std::optional<InterleavedStandIns> &stand_ins, double raw_ms);
+    void settle_offset(Problem &p, CaseResult &r, const RunStandIns &interleaved);
     cublasHandle_t cublas();
 
     RefereeChannel &judge_;

@@ -163,7 +163,7 @@ CallOutcome CudaBackend::call(const CallOrder &o) {
         break;
     case RunnerWork::StandIn:
         if (launch_stand_in({A, B, C, std::size_t(o.M) * o.N, std::size_t(o.N) * o.K, std::size_t(o.M) * o.K},
-                            o.stand_in_ns, multiprocessors_) != cudaSuccess)
+                            o.stand_in_ns, multiprocessors_, o.stand_in_kind) != cudaSuccess)
             return failed("the stand-in call's kernel failed");
         break;
     }

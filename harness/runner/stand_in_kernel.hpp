@@ -1,12 +1,14 @@
-// The stand-in call's kernel (channel/runner_protocol.hpp, RunnerWork::StandIn): A and B
-// read once, every SM busy for a set time, then C written with the poison, as the empty
-// call writes it. It
-// stands in for a solution of that length when the referee measures what a call costs
-// beyond its own work; it runs only in the baseline runner, which never loads a solution.
+// The stand-in call's kernels (channel/runner_protocol.hpp, RunnerWork::StandIn): every SM
+// busy for a set time doing one kind of work (core/stand_in_kind.hpp), A and B read, then C
+// written with the poison, as the empty call writes it. They stand in for a solution of
+// that length when the referee measures what a call costs beyond its own work; they run
+// only in the baseline runner, which never loads a solution.
 #pragma once
 
 #include <cstddef>
 #include <cuda_runtime.h>
+
+#include "core/stand_in_kind.hpp"
 
 namespace gemm {
 
@@ -16,6 +18,7 @@ struct StandInBuffers {
     std::size_t a_elements, b_elements, c_elements;
 };
 
-cudaError_t launch_stand_in(const StandInBuffers &buffers, unsigned long long busy_ns, int multiprocessors);
+cudaError_t launch_stand_in(const StandInBuffers &buffers, unsigned long long busy_ns, int multiprocessors,
+                            StandInKind kind);
 
 } // namespace gemm

@@ -108,3 +108,84 @@ TEST_CASE("a stand-in slowed past what its length explains is capped, and says s
     CHECK(used.median_ms == doctest::Approx(0.352 + 0.06 + 0.03));
     CHECK(stand_in_excess_cap_ms(20.0) == doctest::Approx(0.43)); // above the 0.26 ms the H200 showed
 }
+
+// Several kinds of stand-in (core/stand_in_kind.hpp): on the H200 the path's cost for
+// 0.2–1.4 ms calls differed by 10–30 µs between kinds of work of the same length.
+TEST_CASE("short runs are stood in for by every kind, long ones by the light kind alone") {
+    CHECK(stand_in_kinds(0.2).size() == every_stand_in_kind.size());
+    CHECK(stand_in_kinds(2.9).size() == every_stand_in_kind.size());
+    REQUIRE(stand_in_kinds(3.0).size() == 1);
+    CHECK(stand_in_kinds(17.0).front() == StandInKind::Light);
+}
+
+TEST_CASE("several kinds: the middle of their range is taken off, and half the range is its spread") {
+    const EmptyCall empty = costing(0.352);
+    const EmptyCall used = settle_stand_ins(empty,
+                                            {{StandInKind::Light, costing(0.370, 0.003)},
+                                             {StandInKind::SharedMemory, costing(0.390, 0.004)},
+                                             {StandInKind::Streaming, costing(0.380, 0.002)}},
+                                            0.5);
+    CHECK(used.median_ms == doctest::Approx(0.380));
+    CHECK(used.spread_ms == doctest::Approx(0.010));
+    CHECK_FALSE(used.capped);
+    REQUIRE(used.stands_in_for_ms);
+    CHECK(*used.stands_in_for_ms == 0.5);
+    CHECK(used.empty_median_ms == 0.352);
+    REQUIRE(used.stand_ins.size() == 3);
+    CHECK(used.stand_ins[0].kind == "light");
+    CHECK(used.stand_ins[1].kind == "shared-memory");
+    CHECK(used.stand_ins[1].median_ms == 0.390);
+    CHECK(used.stand_ins[2].kind == "streaming");
+}
+
+TEST_CASE("several kinds that agree: their own spread, not a range of zero, is the spread") {
+    const EmptyCall used = settle_stand_ins(costing(0.352),
+                                            {{StandInKind::Light, costing(0.370, 0.006)},
+                                             {StandInKind::SharedMemory, costing(0.372, 0.003)},
+                                             {StandInKind::Streaming, costing(0.371, 0.002)}},
+                                            0.5);
+    CHECK(used.median_ms == doctest::Approx(0.371));
+    CHECK(used.spread_ms == doctest::Approx(0.006));
+}
+
+TEST_CASE("several kinds: each is capped on its own, so a slowed one moves the middle only up to its cap") {
+    // 0.5 ms of GPU time stolen from the streaming stand-in: its cap, 2% of 0.5 ms + 30 µs, holds.
+    const EmptyCall used = settle_stand_ins(costing(0.352),
+                                            {{StandInKind::Light, costing(0.360, 0.003)},
+                                             {StandInKind::SharedMemory, costing(0.366, 0.003)},
+                                             {StandInKind::Streaming, costing(0.900, 0.003)}},
+                                            0.5);
+    CHECK(used.capped);
+    REQUIRE(used.stand_ins.size() == 3);
+    CHECK(used.stand_ins[2].capped);
+    CHECK(used.stand_ins[2].median_ms == doctest::Approx(0.352 + 0.01 + 0.03));
+    CHECK(used.median_ms == doctest::Approx((0.360 + 0.392) / 2));
+    CHECK(used.median_ms <= 0.352 + stand_in_excess_cap_ms(0.5));
+}
+
+TEST_CASE("one kind: the single stand-in's rule, nothing listed") {
+    const EmptyCall used = settle_stand_ins(costing(0.352), {{StandInKind::Light, costing(0.483, 0.006)}}, 10.0);
+    CHECK(used.median_ms == 0.483);
+    CHECK(used.spread_ms == 0.006);
+    CHECK(used.stand_ins.empty());
+}
+
+TEST_CASE("stand-ins between the run's calls: their pooled cost is taken off, each kind listed, each capped alone") {
+    const EmptyCall pooled = costing(0.380, 0.006);
+    const EmptyCall used = settle_interleaved_stand_ins(costing(0.352), pooled,
+                                                        {{StandInKind::Light, costing(0.375, 0.004)},
+                                                         {StandInKind::SharedMemory, costing(0.385, 0.002)},
+                                                         {StandInKind::Streaming, costing(0.95, 0.002)}},
+                                                        0.5);
+    CHECK(used.interleaved);
+    CHECK(used.median_ms == 0.380);
+    CHECK(used.spread_ms == 0.006);
+    CHECK_FALSE(used.capped);
+    REQUIRE(used.stand_ins.size() == 3);
+    CHECK(used.stand_ins[0].median_ms == 0.375);
+    CHECK(used.stand_ins[2].capped);
+    CHECK(used.stand_ins[2].median_ms == doctest::Approx(0.392));
+    const EmptyCall slowed = settle_interleaved_stand_ins(costing(0.352), costing(0.9), {}, 0.5);
+    CHECK(slowed.capped);
+    CHECK(slowed.median_ms == doctest::Approx(0.392));
+}

@@ -59,7 +59,7 @@ TEST_CASE("the clock and the events agree within 1% of the events") {
     CHECK(check->tolerance_ms == doctest::Approx(0.026));
 }
 
-TEST_CASE("past 1% and the empty call's spread they disagree, and the text gives both figures") {
+TEST_CASE("past 1% and the offset's spread they disagree, and the text gives both figures") {
     // A tail left on a stream the events do not cover: the clock saw 5% more.
     const TimedRun run = run_of({timed(3.23, 2.6)}, 0.5, 0.002);
     const auto check = cross_check_events(run);
@@ -68,7 +68,7 @@ TEST_CASE("past 1% and the empty call's spread they disagree, and the text gives
     CHECK(describe(*check) == "clock 2.730 ms, own events 2.600 ms (+5.0%)");
 }
 
-TEST_CASE("the empty call's spread widens the tolerance where 1% is smaller") {
+TEST_CASE("the offset's spread widens the tolerance where 1% is smaller") {
     const TimedRun run = run_of({timed(0.56, 0.03)}, 0.5, 0.04); // clock 0.06, events 0.03
     const auto check = cross_check_events(run);
     REQUIRE(check);

@@ -251,10 +251,13 @@ std::optional<int> prepare_both(Session &before, Session &after, Held &old_held,
 // is given, at most 20 calls in 0.1 s. What moves a shape's ratio is how far the rounds
 // disagree, not the calls within one: on the H200 (cuBLAS against itself, 4 rounds of 100
 // calls) a round's median stood within 1–3 µs, the rounds' medians 10–40 µs apart. Shorter
-// rounds buy more of them in the same --rank-budget.
+// rounds buy more of them in the same --rank-budget. Its stand-ins come after a round's
+// calls, not between them: compare tests the raw times, and calls between would only
+// lengthen the rounds.
 CasePolicy round_policy(const TestCase &tc, const JudgeOptions &o) {
     CasePolicy policy = policy_for(tc, o);
     policy.baseline = false;
+    policy.stand_ins_between_calls = false;
     if (!o.time_budget_given) {
         policy.sampling.budget_s = std::min(policy.sampling.budget_s, compare_round_budget_s);
         policy.sampling.max_samples = std::min(policy.sampling.max_samples, compare_round_calls);

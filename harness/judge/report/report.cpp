@@ -176,7 +176,8 @@ std::string format_verification(const std::vector<CaseResult> &results) {
 
 std::string format_clock(const std::vector<CaseResult> &results) {
     double least = 0, most = 0, widest_spread = 0, most_excess = 0;
-    int cases = 0, after_solution = 0, stood_in = 0, capped = 0;
+    int cases = 0, after_solution = 0, stood_in = 0, capped = 0, several_kinds = 0, between_calls = 0;
+    double widest_kinds = 0;
     for (const auto &r : results) {
         for (const std::optional<TimedRun> *run : {&r.timing, &r.baseline}) {
             if (!*run) continue;
@@ -188,6 +189,11 @@ std::string format_clock(const std::vector<CaseResult> &results) {
             if (e.stands_in_for_ms) {
                 ++stood_in;
                 most_excess = std::max(most_excess, e.median_ms - e.empty_median_ms);
+            }
+            between_calls += e.interleaved;
+            if (!e.stand_ins.empty()) {
+                ++several_kinds;
+                widest_kinds = std::max(widest_kinds, e.spread_ms);
             }
             capped += e.capped;
             ++cases;
@@ -201,6 +207,12 @@ std::string format_clock(const std::vector<CaseResult> &results) {
         text += formatted("; for %d run(s) of 0.05 ms or more it was measured by a stand-in kernel of the run's own "
                           "length (up to %.3f ms more than an empty call)",
                           stood_in, most_excess);
+    if (several_kinds > 0)
+        text += formatted("; %d run(s) under 3 ms were stood in for by kernels of three kinds (light, shared-memory, "
+                          "streaming): %d between the run's own calls (what they cost together taken off), %d after "
+                          "them (the middle of the kinds' costs taken off, half their range the least spread); the "
+                          "offset's spread up to %.3f ms",
+                          several_kinds, between_calls, several_kinds - between_calls, widest_kinds);
     if (capped > 0) text += formatted("; in %d run(s) the stand-in cost more than its length explains, and was capped", capped);
     if (after_solution > 0)
         text += formatted("; in %d case(s) the empty call measured after the solution's calls was smaller and used",
@@ -228,7 +240,7 @@ std::string format_events_cross_check(const std::vector<CaseResult> &results) {
             }
         }
         if (compared == 0) continue;
-        text += formatted("%s own CUDA events agree with the clock (within 1%% or the empty call's spread) in %d of %d "
+        text += formatted("%s own CUDA events agree with the clock (within 1%% or the offset's spread) in %d of %d "
                           "timed case(s)",
                           baseline ? "cuBLAS's" : "the solution's", agreeing, compared);
         if (compared - agreeing > 3) disagreements += formatted("\n  and %d more", compared - agreeing - 3);
