@@ -19,6 +19,11 @@ bool past_tolerance(const EmptyCall &before, const EmptyCall &now) {
     return now.median_ms > before.median_ms + busy_gpu_tolerance_ms(before);
 }
 
+// One kind's settled cost, as a run's report lists it beside the cost taken off.
+StandInCost listed(StandInKind kind, const EmptyCall &settled) {
+    return {stand_in_kind_name(kind), settled.median_ms, settled.spread_ms, settled.samples, settled.capped};
+}
+
 } // namespace
 
 double busy_gpu_tolerance_ms(const EmptyCall &before) {
@@ -89,8 +94,7 @@ EmptyCall settle_stand_ins(const EmptyCall &empty, const std::vector<std::pair<S
     used.capped = false;
     for (const auto &[kind, cost] : measured) {
         const EmptyCall settled = settle_stand_in(empty, cost, length_ms);
-        used.stand_ins.push_back({stand_in_kind_name(kind), settled.median_ms, settled.spread_ms, settled.samples,
-                                  settled.capped});
+        used.stand_ins.push_back(listed(kind, settled));
         least = std::min(least, settled.median_ms);
         most = std::max(most, settled.median_ms);
         widest = std::max(widest, settled.spread_ms);
@@ -105,11 +109,7 @@ EmptyCall settle_interleaved_stand_ins(const EmptyCall &empty, const EmptyCall &
                                        const std::vector<std::pair<StandInKind, EmptyCall>> &by_kind,
                                        double length_ms) {
     EmptyCall used = settle_stand_in(empty, pooled, length_ms);
-    for (const auto &[kind, cost] : by_kind) {
-        const EmptyCall settled = settle_stand_in(empty, cost, length_ms);
-        used.stand_ins.push_back({stand_in_kind_name(kind), settled.median_ms, settled.spread_ms, settled.samples,
-                                  settled.capped});
-    }
+    for (const auto &[kind, cost] : by_kind) used.stand_ins.push_back(listed(kind, settle_stand_in(empty, cost, length_ms)));
     used.interleaved = true;
     return used;
 }

@@ -27,6 +27,15 @@ std::vector<StandInTurn> feed(InterleavedStandIns &between, int calls, double ra
     return turns;
 }
 
+// Feeds 0.75 ms calls until the six costs have been recorded as the kept calls of turns.
+int record_costs(InterleavedStandIns &between, const double (&costs)[6]) {
+    int made = 0;
+    for (int i = 0; i < 200 && made < 6; ++i)
+        if (const auto turn = between.after_call(0.75))
+            for (int kept = 1; kept < turn->calls && made < 6; ++kept) between.record(*turn, costs[made++]);
+    return made;
+}
+
 } // namespace
 
 TEST_CASE("a run of 100 short calls gets five or six turns of three stand-ins, the kinds in turn, each the run's length") {
@@ -76,11 +85,7 @@ TEST_CASE("too few kept stand-ins are not used: the run falls back to a batch af
 TEST_CASE("each kind's cost is its own median and spread") {
     InterleavedStandIns between(0.37, rule(0.3, 100));
     const double costs[] = {0.40, 0.41, 0.43, 0.45, 0.41, 0.42};
-    int made = 0;
-    for (int i = 0; i < 200 && made < 6; ++i)
-        if (const auto turn = between.after_call(0.75))
-            for (int kept = 1; kept < turn->calls; ++kept) between.record(*turn, costs[made++]);
-    REQUIRE(made == 6);
+    REQUIRE(record_costs(between, costs) == 6);
     const auto measured = between.measured();
     REQUIRE(measured.size() == 3);
     CHECK(measured[0].first == StandInKind::Light);
@@ -93,10 +98,7 @@ TEST_CASE("each kind's cost is its own median and spread") {
 TEST_CASE("the kept calls pooled: their median and spread, one outlier among them moving neither far") {
     InterleavedStandIns between(0.37, rule(0.3, 100));
     const double costs[] = {0.40, 0.41, 0.43, 0.90, 0.41, 0.42};
-    int made = 0;
-    for (int i = 0; i < 200 && made < 6; ++i)
-        if (const auto turn = between.after_call(0.75))
-            for (int kept = 1; kept < turn->calls; ++kept) between.record(*turn, costs[made++]);
+    REQUIRE(record_costs(between, costs) == 6);
     REQUIRE(between.enough_made());
     const EmptyCall pooled = between.pooled();
     CHECK(pooled.samples == 6);
