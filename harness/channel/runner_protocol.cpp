@@ -125,11 +125,26 @@ RunnerReply RunnerLink::map(int allocation_fd, std::size_t bytes) {
     return exchange({{"event", runner_event::map}, {"bytes", bytes}}, runner_event::mapped, allocation_fd);
 }
 
-RunnerReply RunnerLink::call(const CallOrder &order) {
+void RunnerLink::arm(const CallOrder &order) {
+    resume();
+    armed_ = channel_.send({{"event", runner_event::call}, {"order", order}});
+}
+
+RunnerReply RunnerLink::go() {
+    if (!armed_) return RunnerReply{}; // Lost: its end closed before the order
+    armed_ = false;
+    if (!channel_.send({{"event", runner_event::go}})) return RunnerReply{};
     // The answer lies between the referee's stamps: a sleeping referee wakes up to 0.1 ms
     // late after a long call (measured on the H200), so it spins for the answer, for a
     // second at most (a call that long has TLE to fear more than lateness).
-    return exchange({{"event", runner_event::call}, {"order", order}}, runner_event::returned, -1, 1000);
+    return await(runner_event::returned, 1000);
+}
+
+RunnerReply RunnerLink::call(const CallOrder &order) {
+    arm(order);
+    const RunnerReply reply = go();
+    rest();
+    return reply;
 }
 
 } // namespace gemm

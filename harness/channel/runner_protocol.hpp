@@ -2,8 +2,12 @@
 // (the process that calls solve(), or cuBLAS, or nothing, on GPU memory the referee
 // owns). The referee orders; the runner answers. The only answer believed is that the
 // call returned: the referee decides everything else from what it observes itself.
-//   referee → runner: map {bytes} + a descriptor of the CUDA allocation; call {order}
+//   referee → runner: map {bytes} + a descriptor of the CUDA allocation; call {order}, go
 //   runner → referee: hello {solve_error}; mapped; returned {own_ms}; failed {why}
+// A call's order comes before the referee's clock starts and "go" after the inputs
+// exist: all the runner does between the clock's stamps is read "go", make the call and
+// say "returned" (the host's share of a call's time, which drifts with the machine's
+// load, is kept as small as it can be: docs/perf-notes.md, runs W and X).
 #pragma once
 
 #include "channel/socket_channel.hpp"
@@ -41,7 +45,8 @@ constexpr const char *mapped = "mapped";     // runner → referee: the allocati
 constexpr const char *returned = "returned"; // runner → referee: the call returned {own_ms: its own events}
 constexpr const char *failed = "failed";     // runner → referee: {why}; the runner exits after it
 constexpr const char *map = "map";           // referee → runner: {bytes} + descriptor
-constexpr const char *call = "call";         // referee → runner: {order}
+constexpr const char *call = "call";         // referee → runner: {order}, before the clock starts
+constexpr const char *go = "go";             // referee → runner: make the call ordered last
 } // namespace runner_event
 
 // A runner's answer, reduced to what the referee may conclude from it.
@@ -69,11 +74,15 @@ class RunnerLink {
     void stop_between_exchanges(pid_t process_group);
     RunnerReply hello();
     RunnerReply map(int allocation_fd, std::size_t bytes);
-    // Continues the runner ahead of an order, so that it is spinning, awake, when the
-    // order comes (a process continued only then wakes tens of µs late, inside the
-    // clock's stamps).
-    void wake() { resume(); }
-    // Sends the order and waits for the answer.
+    // Before the clock starts: continues the runner and gives it the order, which it
+    // reads and then waits, spinning, for "go" (a process continued only at "go" would
+    // wake tens of µs late, inside the clock's stamps).
+    void arm(const CallOrder &order);
+    // On the clock: "go", then the answer, spun for.
+    RunnerReply go();
+    // After the referee's stamp that ends the runner's turn: the runner stopped again.
+    void rest() { pause(); }
+    // Where no clock runs between them (tests): arm, go, rest.
     RunnerReply call(const CallOrder &order);
 
   private:
@@ -83,6 +92,7 @@ class RunnerLink {
     void pause();
     SocketChannel channel_;
     pid_t group_ = 0;
+    bool armed_ = false; // the last order reached the runner
 };
 
 } // namespace gemm

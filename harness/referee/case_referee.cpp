@@ -149,22 +149,26 @@ void CaseReferee::map_arena(Runner &runner) {
 
 // One call through a runner, timed by the referee's stamps: from before the inputs
 // exist in the runner's memory to after the snapshot of C. The judge hears of a
-// solution's call outside the stamps: its bookkeeping is no part of the call.
+// solution's call outside the stamps: its bookkeeping is no part of the call. Between
+// the stamps the host does only what it must (the inputs, "go", the answer read, the
+// stamps): the order travels before them, the runner is stopped after them.
 CallSample CaseReferee::call(Runner &runner, Problem &p, RunnerWork work, int call_index, double stand_in_ms,
                              StandInKind kind) {
     map_arena(runner);
     p.prepare_call();
     clock_.flush_l2();
     if (runner.is_solution) judge_.send({{"event", event::call}});
-    runner.link->wake();
+    CallOrder order = p.order(work);
+    order.stand_in_ns = static_cast<unsigned long long>(stand_in_ms * 1e6);
+    order.stand_in_kind = kind;
+    runner.link->arm(order);
     clock_.start();
     p.hand_out_inputs();
     clock_.inputs_handed_out();
     cuda_check(cudaStreamSynchronize(nullptr), "handing out the inputs");
-    CallOrder order = p.order(work);
-    order.stand_in_ns = static_cast<unsigned long long>(stand_in_ms * 1e6);
-    order.stand_in_kind = kind;
-    const RunnerReply reply = runner.link->call(order);
+    const RunnerReply reply = runner.link->go();
+    clock_.runner_answered();
+    runner.link->rest();
     if (reply.kind != RunnerReply::Kind::Done) {
         if (!runner.is_solution) throw std::runtime_error("the baseline runner failed: " + reply.why);
         judge_.send({{"event", event::judge}});
@@ -173,7 +177,6 @@ CallSample CaseReferee::call(Runner &runner, Problem &p, RunnerWork work, int ca
                                   : reply.why,
                               reply.kind == RunnerReply::Kind::Lost, call_index);
     }
-    clock_.runner_answered();
     p.snapshot_output();
     clock_.stop();
     CallSample sample;

@@ -12,8 +12,8 @@ int serve_referee(SocketChannel &referee, RunnerBackend &backend) {
     for (;;) {
         std::optional<nlohmann::json> message;
         try {
-            // Awake for the next order (the referee continues this process just before
-            // its clock starts): a call's order is answered without a wake-up's delay.
+            // Awake for the next order (the referee continues this process with it):
+            // spinning, not sleeping, so that "go" is read without a wake-up's delay.
             referee.await_readable(order_spin_ms);
             message = referee.receive();
         } catch (const std::exception &) {
@@ -30,7 +30,18 @@ int serve_referee(SocketChannel &referee, RunnerBackend &backend) {
                              : backend.map(fd, message->at("bytes").get<std::size_t>());
             answer = runner_event::mapped;
         } else if (event == runner_event::call) {
-            const CallOutcome outcome = backend.call(message->at("order").get<CallOrder>());
+            const CallOrder order = message->at("order").get<CallOrder>();
+            // The order comes before the referee's clock starts; the call is made at "go".
+            std::optional<nlohmann::json> go;
+            try {
+                referee.await_readable(order_spin_ms);
+                go = referee.receive();
+            } catch (const std::exception &) {
+                return 2;
+            }
+            if (!go) return 0;
+            if (go->value("event", "") != runner_event::go) return 2;
+            const CallOutcome outcome = backend.call(order);
             failure = outcome.failure;
             if (outcome.own_events_ms) answer_data["own_ms"] = *outcome.own_events_ms;
             answer = runner_event::returned;
