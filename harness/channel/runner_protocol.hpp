@@ -2,14 +2,17 @@
 // (the process that calls solve(), or cuBLAS, or nothing, on GPU memory the referee
 // owns). The referee orders; the runner answers. The only answer believed is that the
 // call returned: the referee decides everything else from what it observes itself.
-//   referee → runner: map {bytes} + a descriptor of the CUDA allocation; call {order}, go
+//   referee → runner: map {bytes} + a descriptor of the CUDA allocation;
+//                     call {order, seq} (+ the doorbell's descriptor, the first time)
 //   runner → referee: hello {solve_error}; mapped; returned {own_ms}; failed {why}
-// A call's order comes before the referee's clock starts and "go" after the inputs
-// exist: all the runner does between the clock's stamps is read "go", make the call and
-// say "returned" (the host's share of a call's time, which drifts with the machine's
-// load, is kept as small as it can be: docs/perf-notes.md, runs W and X).
+// A call's order comes before the referee's clock starts; "go" (after the inputs exist)
+// and "done" (the call returned) are rung on the doorbell (channel/doorbell.hpp), so
+// that between the clock's stamps the host does as little as it can: its share of a
+// call's time drifts with the machine's load (docs/perf-notes.md, runs W–Z). The
+// runner's message ("returned" with its own events, or "failed") is read after "done".
 #pragma once
 
+#include "channel/doorbell.hpp"
 #include "channel/socket_channel.hpp"
 #include "core/stand_in_kind.hpp"
 
@@ -45,8 +48,7 @@ constexpr const char *mapped = "mapped";     // runner → referee: the allocati
 constexpr const char *returned = "returned"; // runner → referee: the call returned {own_ms: its own events}
 constexpr const char *failed = "failed";     // runner → referee: {why}; the runner exits after it
 constexpr const char *map = "map";           // referee → runner: {bytes} + descriptor
-constexpr const char *call = "call";         // referee → runner: {order}, before the clock starts
-constexpr const char *go = "go";             // referee → runner: make the call ordered last
+constexpr const char *call = "call";         // referee → runner: {order, seq}, before the clock starts
 } // namespace runner_event
 
 // A runner's answer, reduced to what the referee may conclude from it.
@@ -78,11 +80,14 @@ class RunnerLink {
     // reads and then waits, spinning, for "go" (a process continued only at "go" would
     // wake tens of µs late, inside the clock's stamps).
     void arm(const CallOrder &order);
-    // On the clock: "go", then the answer, spun for.
-    RunnerReply go();
-    // After the referee's stamp that ends the runner's turn: the runner stopped again.
+    // On the clock: rings "go", and returns once the runner rang "done" or has a
+    // message (spinning for a second, then sleeping until then).
+    void go();
+    // The runner's message about the call: read after the stamp that ends its turn.
+    RunnerReply answer();
+    // After that: the runner stopped again.
     void rest() { pause(); }
-    // Where no clock runs between them (tests): arm, go, rest.
+    // Where no clock runs between them (tests): arm, go, answer, rest.
     RunnerReply call(const CallOrder &order);
 
   private:
@@ -92,7 +97,9 @@ class RunnerLink {
     void pause();
     SocketChannel channel_;
     pid_t group_ = 0;
-    bool armed_ = false; // the last order reached the runner
+    bool armed_ = false;    // the last order reached the runner
+    Doorbell doorbell_;     // made and handed over with the first order
+    std::uint64_t seq_ = 0; // the call ordered last
 };
 
 } // namespace gemm

@@ -68,6 +68,12 @@ void SocketChannel::await_readable(double spin_ms) {
     }
 }
 
+bool SocketChannel::readable_now() {
+    if (pending_.find('\n') != std::string::npos) return true;
+    pollfd ready{fd_, POLLIN, 0};
+    return poll(&ready, 1, 0) != 0;
+}
+
 int SocketChannel::take_fd() {
     if (fds_.empty()) return -1;
     const int fd = fds_.front();

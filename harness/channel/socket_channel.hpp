@@ -29,6 +29,8 @@ class SocketChannel {
     // sleeping thread wakes late, and where that lateness lies between a clock's
     // stamps it would be counted.
     void await_readable(double spin_ms);
+    // Whether a message (or the end) can be read now, without waiting.
+    bool readable_now();
     // A descriptor that arrived with the messages so far (oldest first), or -1. The
     // caller owns it.
     int take_fd();

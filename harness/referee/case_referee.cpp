@@ -150,8 +150,9 @@ void CaseReferee::map_arena(Runner &runner) {
 // One call through a runner, timed by the referee's stamps: from before the inputs
 // exist in the runner's memory to after the snapshot of C. The judge hears of a
 // solution's call outside the stamps: its bookkeeping is no part of the call. Between
-// the stamps the host does only what it must (the inputs, "go", the answer read, the
-// stamps): the order travels before them, the runner is stopped after them.
+// the stamps the host does only what it must (the inputs, "go" and "done" on the
+// doorbell, the stamps): the order travels before them; the runner's message is read,
+// and the runner stopped, while the GPU changes back to this process for the stamp.
 CallSample CaseReferee::call(Runner &runner, Problem &p, RunnerWork work, int call_index, double stand_in_ms,
                              StandInKind kind) {
     map_arena(runner);
@@ -166,8 +167,9 @@ CallSample CaseReferee::call(Runner &runner, Problem &p, RunnerWork work, int ca
     p.hand_out_inputs();
     clock_.inputs_handed_out();
     cuda_check(cudaStreamSynchronize(nullptr), "handing out the inputs");
-    const RunnerReply reply = runner.link->go();
+    runner.link->go();
     clock_.runner_answered();
+    const RunnerReply reply = runner.link->answer();
     runner.link->rest();
     if (reply.kind != RunnerReply::Kind::Done) {
         if (!runner.is_solution) throw std::runtime_error("the baseline runner failed: " + reply.why);

@@ -1,5 +1,8 @@
 #include "runner/runner_loop.hpp"
 
+#include "channel/doorbell.hpp"
+
+#include <cstdint>
 #include <unistd.h>
 
 namespace gemm {
@@ -9,6 +12,7 @@ constexpr double order_spin_ms = 20;
 } // namespace
 
 int serve_referee(SocketChannel &referee, RunnerBackend &backend) {
+    Doorbell doorbell; // "go" and "done" (channel/doorbell.hpp), handed over with the first order
     for (;;) {
         std::optional<nlohmann::json> message;
         try {
@@ -31,17 +35,15 @@ int serve_referee(SocketChannel &referee, RunnerBackend &backend) {
             answer = runner_event::mapped;
         } else if (event == runner_event::call) {
             const CallOrder order = message->at("order").get<CallOrder>();
-            // The order comes before the referee's clock starts; the call is made at "go".
-            std::optional<nlohmann::json> go;
-            try {
-                referee.await_readable(order_spin_ms);
-                go = referee.receive();
-            } catch (const std::exception &) {
-                return 2;
-            }
-            if (!go) return 0;
-            if (go->value("event", "") != runner_event::go) return 2;
+            const std::uint64_t seq = message->value("seq", std::uint64_t{0});
+            if (const int fd = referee.take_fd(); fd >= 0 && !doorbell.attach(fd)) return 2;
+            // The order comes before the referee's clock starts; the call is made at "go",
+            // spun for (a message instead, or the referee gone, ends this process).
+            if (!doorbell.attached() || seq == 0) return 2;
+            for (unsigned spins = 1; !doorbell.go_rung(seq); ++spins)
+                if (spins % 256 == 0 && referee.readable_now()) return 2;
             const CallOutcome outcome = backend.call(order);
+            if (outcome.failure.empty()) doorbell.ring_done(seq);
             failure = outcome.failure;
             if (outcome.own_events_ms) answer_data["own_ms"] = *outcome.own_events_ms;
             answer = runner_event::returned;
