@@ -8,6 +8,7 @@
 #include "runner/runner_loop.hpp"
 
 #include <atomic>
+#include <cerrno>
 #include <chrono>
 #include <sys/socket.h>
 #include <thread>
@@ -55,6 +56,19 @@ TEST_CASE("a doorbell rung in one mapping is seen in another, call by call") {
     CHECK(referee_end.done_rung(1));
     runner_end.ring_done(7); // a runner ringing for another call rings nothing for this one
     CHECK_FALSE(referee_end.done_rung(1));
+}
+
+TEST_CASE("the doorbell's page cannot be shrunk or grown by the runner it is handed to") {
+    Doorbell referee_end;
+    REQUIRE(referee_end.create());
+    const int handed = referee_end.share();
+    REQUIRE(handed >= 0);
+    CHECK(ftruncate(handed, 0) != 0);
+    CHECK(errno == EPERM);
+    CHECK(ftruncate(handed, 1 << 20) != 0);
+    close(handed);
+    referee_end.ring_go(3); // the referee's page is still there
+    CHECK(referee_end.go_rung(3));
 }
 
 TEST_CASE("a call through the doorbell waits for the runner's call and reads its answer after it") {
