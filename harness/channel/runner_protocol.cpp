@@ -114,10 +114,10 @@ RunnerReply RunnerLink::await(const char *expected, double spin_ms) {
     return reply;
 }
 
-RunnerReply RunnerLink::exchange(const json &message, const char *expected, int fd, double spin_ms) {
+RunnerReply RunnerLink::exchange(const json &message, const char *expected, int fd) {
     resume();
     RunnerReply reply;
-    if (channel_.send(message, fd)) reply = await(expected, spin_ms);
+    if (channel_.send(message, fd)) reply = await(expected);
     pause();
     return reply;
 }

@@ -91,7 +91,7 @@ class RunnerLink {
     RunnerReply call(const CallOrder &order);
 
   private:
-    RunnerReply exchange(const nlohmann::json &message, const char *expected, int fd = -1, double spin_ms = 0);
+    RunnerReply exchange(const nlohmann::json &message, const char *expected, int fd = -1);
     RunnerReply await(const char *expected, double spin_ms = 0);
     void resume();
     void pause();
