@@ -35,6 +35,8 @@ enum Kind {
     thread_signal, // tkill(tid), tgkill(tgid, …), rt_sigqueueinfo(tgid, …), rt_tgsigqueueinfo(tgid, …)
     pidfd_signal,
     personality_call,
+    setsid_call,
+    setpgid_call,
     chmod_call,    // chmod(path)
     chmod_at_call, // fchmodat(dirfd, path), fchmodat2
     fchmod_call,   // fchmod(fd)
@@ -92,6 +94,8 @@ const NamedKind kinds[] = {
     {"rt_tgsigqueueinfo", thread_signal},
     {"pidfd_send_signal", pidfd_signal},
     {"personality", personality_call},
+    {"setsid", setsid_call},
+    {"setpgid", setpgid_call},
     {"chmod", chmod_call},
     {"fchmodat", chmod_at_call},
     {"fchmodat2", chmod_at_call, 452},
@@ -232,6 +236,14 @@ AttemptMonitor::Decision AttemptMonitor::decide(const seccomp_notif &n) const {
     case thread_signal:
     case pidfd_signal: return decide_signal(caller, kind, args);
     case personality_call: return {false, EPERM, "tried to change its execution domain (personality, blocked)"};
+    case setsid_call: return {false, EPERM, "tried to leave its process group (setsid, blocked)"};
+    case setpgid_call: {
+        // setpgid(pid, pgid): 0 for pid is the caller, 0 for pgid is the process's own id.
+        const pid_t process = as_int(args[0]) == 0 ? caller : as_int(args[0]);
+        const pid_t group = as_int(args[1]) == 0 ? process : as_int(args[1]);
+        if (group == group_) return {true, 0, ""};
+        return {false, EPERM, "tried to leave its process group (setpgid, blocked)"};
+    }
     case chmod_call:
     case chmod_at_call:
     case fchmod_call:

@@ -41,6 +41,10 @@ const Call asked_and_refused[] = {
 // call always goes on to Landlock, which enforces, and the monitor names what it refuses.
 const Call signals[] = {
     {"kill"}, {"tkill"}, {"tgkill"}, {"rt_sigqueueinfo"}, {"rt_tgsigqueueinfo"}, {"pidfd_send_signal"}};
+// Decided by the monitor: joining the process group it is in is let through; leaving it is
+// refused, since the judge stops the whole group between calls and a process outside it
+// would run on (burning the CPU the baseline's calls are timed on) while it is stopped.
+const Call group_calls[] = {{"setsid"}, {"setpgid"}};
 const Call path_calls[] = {{"open"},      {"openat"},   {"openat2"}, {"creat"},    {"truncate"},
                            {"unlink"},    {"unlinkat"}, {"rmdir"},   {"rename"},   {"renameat"},
                            {"renameat2"}, {"mkdir"},    {"mkdirat"}, {"mknod"},    {"mknodat"},
@@ -133,6 +137,7 @@ SeccompProgram::SeccompProgram(const Policy &policy, bool with_monitor, std::vec
     filter.add(ask, {"personality"}, {SCMP_A0(SCMP_CMP_NE, 0xffffffffu)});
     if (with_monitor) {
         filter.add_all(ask, std::begin(signals), end_of(signals));
+        filter.add_all(ask, std::begin(group_calls), end_of(group_calls));
         filter.add_all(ask, std::begin(path_calls), end_of(path_calls));
         filter.add_all(ask, std::begin(permission_calls), end_of(permission_calls));
     }

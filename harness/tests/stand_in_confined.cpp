@@ -117,6 +117,21 @@ int socket_from_child() {
     return 0;
 }
 
+// A child (a group leader cannot make a session anyway) that leaves the group the judge stops.
+int leave_group_from_child() {
+    std::fflush(stdout);
+    const pid_t child = fork();
+    if (child == 0) {
+        report("child setsid", setsid() < 0 ? -1 : 0);
+        report("child setpgid", setpgid(0, 0));
+        report("child stays", setpgid(0, getpgid(0)));
+        _exit(0);
+    }
+    int status = 0;
+    waitpid(child, &status, 0);
+    return 0;
+}
+
 const std::map<std::string, std::function<int()>> attempts = {
     {"write-outside", [] { return write_file(decoys + "/history.sqlite", O_WRONLY | O_TRUNC); }},
     {"create-outside", [] { return write_file(decoys + "/planted.so", O_WRONLY | O_CREAT | O_EXCL); }},
@@ -142,6 +157,7 @@ const std::map<std::string, std::function<int()>> attempts = {
     {"write-scratch", [] { return write_file(scratch + "/out.txt", O_WRONLY | O_CREAT | O_TRUNC); }},
     {"read-own-proc", [] { return read_file("/proc/self/status"); }},
     {"signal-own-group", signal_own_group},
+    {"leave-group-from-child", leave_group_from_child},
     {"thread-after-restrict", nullptr}, // EarlyThread
     {"thread-before-confine", nullptr},
 };

@@ -302,6 +302,19 @@ TEST_CASE("a confined process cannot signal its parent, but may signal itself an
     CHECK(run.attempts.empty());
 }
 
+TEST_CASE("a confined process's children cannot leave the process group the judge stops between calls") {
+    REQUIRE_SANDBOX();
+    Files files;
+    const auto run = run_confined("leave-group-from-child", files);
+    CAPTURE(run.output);
+    INFO("named: ", attempts_text(run));
+    CHECK(contains(run.output, "child setsid: errno 1"));
+    CHECK(contains(run.output, "child setpgid: errno 1"));
+    CHECK(contains(run.output, "child stays: ok"));
+    CHECK(named(run, "tried to leave its process group (setsid, blocked)"));
+    CHECK(named(run, "tried to leave its process group (setpgid, blocked)"));
+}
+
 TEST_CASE("a thread started after restrict_filesystem and before confine_self is confined too") {
     REQUIRE_SANDBOX();
     check_blocked("thread-after-restrict", "errno 13",
