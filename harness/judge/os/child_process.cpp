@@ -1,4 +1,5 @@
 #include "judge/os/child_process.hpp"
+#include "judge/os/cpu_placement.hpp"
 #include "judge/os/process.hpp"
 
 #include <cerrno>
@@ -29,6 +30,9 @@ bool ChildProcess::start(const ChildSpec &spec) {
         dup2(output, STDERR_FILENO);
         close_inherited_descriptors(spec.keep_fds);
         for (int fd : spec.keep_fds) fcntl(fd, F_SETFD, 0);
+        // A refusal costs only the placement's benefit: the child runs unpinned, and says so.
+        if (spec.cpu >= 0 && !pin_to_cpu(spec.cpu))
+            dprintf(STDERR_FILENO, "%s: not pinned to CPU %d: %s\n", args[0], spec.cpu, strerror(errno));
         if (!spec.cwd.empty() && chdir(spec.cwd.c_str()) != 0) {
             dprintf(STDERR_FILENO, "cannot enter %s: %s\n", spec.cwd.c_str(), strerror(errno));
             _exit(127);

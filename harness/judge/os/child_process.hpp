@@ -18,6 +18,7 @@ struct ChildSpec {
     int output_fd = -1;        // its stdout and stderr; -1: /dev/null
     std::string cwd;           // empty: the judge's
     std::optional<std::vector<std::string>> environment; // nullopt: the judge's
+    int cpu = -1; // pinned to this CPU before exec, with whatever it starts (judge/os/cpu_placement.hpp); -1: free
 };
 
 class ChildProcess {

@@ -277,6 +277,7 @@ nlohmann::json report_json(const RunContext &run, const std::vector<CaseResult> 
            {"command", run.compile.command},
            {"library", run.compile.library}}},
          {"device", run.device},
+         {"cpus", run.cpus},
          {"bounds",
           {{"unit_roundoff", fp32_unit_roundoff},
            {"elementwise", "2·γ_N·(|A||B|)ij"},

@@ -20,6 +20,7 @@ struct RunContext {
     double correctness_time_budget_s = 0; // a case timed for correctness alone (judge/run/case_policy.hpp)
     std::string precision = "fp32"; // what the outputs are judged against
     RunTimeline timeline;
+    std::string cpus; // where the referee and the runners ran (judge/os/cpu_placement.hpp)
 };
 
 // The console's text. What comes from outside (the solution's file name, case names, a

@@ -174,6 +174,7 @@ std::optional<int> Session::prepare(const std::vector<TestCase> &cases, std::uni
     const WorkerStart start = supervisor->start();
     context.timeline.waited_for_referee_s = start.waited_for_referee_s;
     context.timeline.runner_start_s = start.runner_start_s;
+    context.cpus = start.cpus;
     if (start.ok && !start.solve_error.empty()) {
         report.compile_failed(context, start.solve_error);
         return finish(not_compiled(cases, start.solve_error));

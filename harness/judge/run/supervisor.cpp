@@ -65,8 +65,17 @@ std::vector<std::string> scrubbed_environment(const std::string &home) {
 
 } // namespace
 
+// Under a tool (compute-sanitizer, ncu) the calls are not what is timed, and the tool's
+// own threads would share the runners' one CPU.
+static std::unique_ptr<CpuClaim> claim_cpus(const SupervisorOptions &options) {
+    if (!options.runner_prefix.empty()) return CpuClaim::none(options.relaxed_for + " wraps the solution's process");
+    if (!cpu_pinning_wanted()) return CpuClaim::none("GEMM_JUDGE_PIN_CPUS=0");
+    return CpuClaim::claim();
+}
+
 Supervisor::Supervisor(SupervisorOptions options)
-    : options_(std::move(options)), random_state_(std::random_device{}() * 0x100000001ull ^ std::random_device{}()) {
+    : options_(std::move(options)), cpus_(claim_cpus(options_)),
+      random_state_(std::random_device{}() * 0x100000001ull ^ std::random_device{}()) {
     // A child that dies while we write to it must not kill the judge.
     std::signal(SIGPIPE, SIG_IGN);
 }
@@ -178,10 +187,12 @@ bool Supervisor::spawn_referee_and_baseline(int &runner_end) {
                     "--baseline=" + std::to_string(baseline_pair[0])};
     referee.keep_fds = {channel_in, channel_out, runner_pair[0], baseline_pair[0]};
     referee.output_fd = output[1];
+    if (cpus_->pair()) referee.cpu = cpus_->pair()->referee;
     ChildSpec baseline;
     baseline.argv = {options_.runner, "--referee=" + std::to_string(baseline_pair[1]), "--baseline"};
     baseline.keep_fds = {baseline_pair[1]};
     baseline.output_fd = output[1];
+    if (cpus_->pair()) baseline.cpu = cpus_->pair()->runners;
     const bool started = referee_.start(referee) && baseline_.start(baseline);
     for (int fd : {channel_in, channel_out, output[1], runner_pair[0], baseline_pair[0], baseline_pair[1]}) close(fd);
     judge_side_output_ = {output[0], ""};
@@ -205,6 +216,7 @@ bool Supervisor::spawn_runner(int runner_end) {
     runner.output_fd = output[1];
     runner.cwd = scratch_->dir();
     runner.environment = scrubbed_environment(scratch_->dir());
+    if (cpus_->pair()) runner.cpu = cpus_->pair()->runners; // where the baseline measures the path's cost
     const bool started = runner_.start(runner);
     for (int fd : {output[1], monitor_pair[1], runner_end}) close(fd);
     solution_output_ = {output[0], ""};
@@ -240,6 +252,7 @@ void Supervisor::begin() {
     if (begun_ || referee_.running()) return;
     begun_ = true;
     last_start_ = WorkerStart{};
+    last_start_.cpus = cpus_->describe();
     solution_output_.tail.clear();
     judge_side_output_.tail.clear();
     if (!spawn_referee_and_baseline(pending_runner_end_)) {

@@ -12,6 +12,7 @@
 #include "core/case_result.hpp"
 #include "core/testcase.hpp"
 #include "judge/os/child_process.hpp"
+#include "judge/os/cpu_placement.hpp"
 
 #include <array>
 #include <cstdint>
@@ -46,6 +47,7 @@ struct WorkerStart {
     DeviceInfo device;       // from the referee
     std::string solve_error; // non-empty: the library has no usable solve()
     std::vector<std::string> unconfined; // what the solution's process is not confined by
+    std::string cpus;                    // where the referee and the runners run (CpuClaim::describe)
     // Where start() spent its time: waiting for the referee's hello (its CUDA start and
     // empty calls, begun by begin()), then the solution's process until it loaded the library.
     double waited_for_referee_s = 0, runner_start_s = 0;
@@ -101,6 +103,8 @@ class Supervisor {
     bool wait_for_activity(int ms);
 
     SupervisorOptions options_;
+    // Held for the supervisor's life: every process it starts runs where this says.
+    std::unique_ptr<CpuClaim> cpus_;
     ChildProcess referee_, baseline_, runner_;
     std::unique_ptr<RunnerScratch> scratch_;
     std::unique_ptr<sandbox::AttemptMonitor> monitor_;
