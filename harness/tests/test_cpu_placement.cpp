@@ -135,6 +135,12 @@ TEST_CASE("two judges at once claim different CPUs, and a judge's end frees them
           "not pinned: ncu wraps the solution's process");
 }
 
+TEST_CASE("every supervisor of one judge shares its claim: compare's two sides run on the same CPUs") {
+    const auto first = CpuClaim::for_this_judge();
+    CHECK(first == CpuClaim::for_this_judge());
+    CHECK(first->describe() == CpuClaim::for_this_judge()->describe());
+}
+
 TEST_CASE("a child started pinned runs on that CPU alone, and so does what it starts") {
     cpu_set_t set;
     CPU_ZERO(&set);

@@ -137,10 +137,15 @@ std::unique_ptr<CpuClaim> CpuClaim::claim_among(const std::vector<int> &allowed,
     return c;
 }
 
-std::unique_ptr<CpuClaim> CpuClaim::none(std::string why) {
-    std::unique_ptr<CpuClaim> c(new CpuClaim);
+std::shared_ptr<const CpuClaim> CpuClaim::none(std::string why) {
+    std::shared_ptr<CpuClaim> c(new CpuClaim);
     c->why_not_ = std::move(why);
     return c;
+}
+
+std::shared_ptr<const CpuClaim> CpuClaim::for_this_judge() {
+    static const std::shared_ptr<const CpuClaim> judge_wide = claim();
+    return judge_wide;
 }
 
 CpuClaim::~CpuClaim() {

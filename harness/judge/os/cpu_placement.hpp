@@ -44,10 +44,16 @@ class CpuClaim {
     // Claims a pair among the CPUs this process may run on, through lock files in
     // `lock_dir`. Never throws: a failure leaves the claim empty, with why() saying so.
     static std::unique_ptr<CpuClaim> claim(const std::string &lock_dir = "/tmp");
+    // The judge's own, claimed at its first use and held until the judge exits: every
+    // supervisor of one judge shares it. compare's two sides then run their referees on one
+    // CPU and their runners on another (they take turns, never run at once), so neither
+    // side gets a core of its own that would show as a difference between them (on the
+    // H200 with a pair each: cuBLAS against itself "slower" at 0.999×, interval 0.997–1.000).
+    static std::shared_ptr<const CpuClaim> for_this_judge();
     // The same among the CPUs given (which need not exist: only their lock files are used).
     static std::unique_ptr<CpuClaim> claim_among(const std::vector<int> &allowed, const std::string &lock_dir);
     // Nothing pinned, for a reason (the user's setting, a tool wrapping the runner).
-    static std::unique_ptr<CpuClaim> none(std::string why);
+    static std::shared_ptr<const CpuClaim> none(std::string why);
     ~CpuClaim();
     CpuClaim(const CpuClaim &) = delete;
     CpuClaim &operator=(const CpuClaim &) = delete;

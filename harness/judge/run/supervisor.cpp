@@ -67,10 +67,10 @@ std::vector<std::string> scrubbed_environment(const std::string &home) {
 
 // Under a tool (compute-sanitizer, ncu) the calls are not what is timed, and the tool's
 // own threads would share the runners' one CPU.
-static std::unique_ptr<CpuClaim> claim_cpus(const SupervisorOptions &options) {
+static std::shared_ptr<const CpuClaim> claim_cpus(const SupervisorOptions &options) {
     if (!options.runner_prefix.empty()) return CpuClaim::none(options.relaxed_for + " wraps the solution's process");
     if (!cpu_pinning_wanted()) return CpuClaim::none("GEMM_JUDGE_PIN_CPUS=0");
-    return CpuClaim::claim();
+    return CpuClaim::for_this_judge();
 }
 
 Supervisor::Supervisor(SupervisorOptions options)

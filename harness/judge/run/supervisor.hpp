@@ -103,8 +103,8 @@ class Supervisor {
     bool wait_for_activity(int ms);
 
     SupervisorOptions options_;
-    // Held for the supervisor's life: every process it starts runs where this says.
-    std::unique_ptr<CpuClaim> cpus_;
+    // Where every process it starts runs: the judge's claim, shared by its supervisors.
+    std::shared_ptr<const CpuClaim> cpus_;
     ChildProcess referee_, baseline_, runner_;
     std::unique_ptr<RunnerScratch> scratch_;
     std::unique_ptr<sandbox::AttemptMonitor> monitor_;
