@@ -37,9 +37,11 @@ sandbox::Policy runner_policy(const std::string &scratch, pid_t pid, const std::
         if (fs::exists(more)) p.readable.push_back(more);
     // Its folder, and its own /proc entries (the driver names its threads there).
     p.writable = {scratch, "/proc/" + std::to_string(pid)};
-    if (!relaxed.empty())
+    if (!relaxed.empty()) {
         for (const char *shared : {"/tmp", "/dev/shm"}) // where compute-sanitizer and ncu meet their front ends
             if (fs::exists(shared)) p.writable.push_back(shared);
+        p.allow_unix_datagrams = true; // and whatever sockets their injected libraries use
+    }
     p.devices = gpu_devices();
     p.run_as_uid = sandbox::nobody_uid;
     p.run_as_gid = sandbox::nogroup_gid;
@@ -55,7 +57,7 @@ bool RunnerConfinement::finish(int monitor_fd) {
     sandbox::Outcome rest = sandbox::confine_self(policy_, monitor_fd);
     std::vector<std::string> unconfined = filesystem_.unconfined;
     unconfined.insert(unconfined.end(), rest.unconfined.begin(), rest.unconfined.end());
-    if (!relaxed_.empty()) unconfined.push_back("/tmp and /dev/shm writable for " + relaxed_);
+    if (!relaxed_.empty()) unconfined.push_back("/tmp and /dev/shm writable and Unix datagram sockets allowed for " + relaxed_);
     const std::string report = nlohmann::json{{"unconfined", unconfined}}.dump();
     const bool told = send(monitor_fd, report.data(), report.size(), MSG_NOSIGNAL) == ssize_t(report.size());
     close(monitor_fd);

@@ -224,6 +224,8 @@ AttemptMonitor::Decision AttemptMonitor::decide(const seccomp_notif &n) const {
     const Decision refuse{false, EPERM, ""};
     switch (kind) {
     case socket_call:
+        if (as_int(args[0]) == AF_UNIX && (as_int(args[1]) & 0xf) == SOCK_DGRAM && !policy_.allow_unix_datagrams)
+            return {false, EPERM, "tried to open a Unix datagram socket (blocked)"};
         if (as_int(args[0]) == AF_UNIX) return {true, 0, ""};
         return {false, EPERM, "tried to open " + socket_kind(as_int(args[0])) + " (blocked)"};
     case connect_call: return {false, EPERM, "tried to connect to " + socket_address(caller, args) + " (blocked)"};

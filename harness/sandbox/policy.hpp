@@ -27,6 +27,7 @@ struct Policy {
     std::vector<std::string> writable; // read, write, create, remove beneath
     std::vector<std::string> devices;  // read, write and ioctl; a missing one is skipped
     bool allow_network = false;        // sockets of families other than AF_UNIX
+    bool allow_unix_datagrams = false; // AF_UNIX SOCK_DGRAM sockets (sendto reaches any path)
     // Used only when the process runs as root: it becomes this user, so what Landlock does
     // not cover (chmod of its own files, say) is at most another user's.
     std::optional<uid_t> run_as_uid;

@@ -138,6 +138,11 @@ SeccompProgram::SeccompProgram(const Policy &policy, bool with_monitor, std::vec
     if (with_monitor) {
         filter.add_all(ask, std::begin(signals), end_of(signals));
         filter.add_all(ask, std::begin(group_calls), end_of(group_calls));
+        // A Unix datagram socket reaches any socket at a path through sendto's own address,
+        // connect never called (Landlock does not cover a socket's path): refused where it
+        // is made. The runner's own sockets are stream and packet ones, made before.
+        if (!policy.allow_unix_datagrams)
+            filter.add(ask, {"socket"}, {SCMP_A0(SCMP_CMP_EQ, AF_UNIX), SCMP_A1(SCMP_CMP_MASKED_EQ, 0xf, SOCK_DGRAM)});
         filter.add_all(ask, std::begin(path_calls), end_of(path_calls));
         filter.add_all(ask, std::begin(permission_calls), end_of(permission_calls));
     }

@@ -82,6 +82,18 @@ int connect_unix(const std::string &name, bool abstract) {
     return rc;
 }
 
+// A datagram to a Unix socket at a path: sendto names its address itself, without connect.
+int send_unix_datagram(const std::string &path) {
+    const int s = socket(AF_UNIX, SOCK_DGRAM, 0);
+    if (s < 0) return -1;
+    sockaddr_un address{};
+    address.sun_family = AF_UNIX;
+    std::strncpy(address.sun_path, path.c_str(), sizeof address.sun_path - 1);
+    const ssize_t sent = sendto(s, "x", 1, 0, reinterpret_cast<sockaddr *>(&address), sizeof address);
+    close(s);
+    return sent == 1 ? 0 : -1;
+}
+
 int read_parent_memory() {
     long value = 0;
     iovec local{&value, sizeof value};
@@ -148,6 +160,7 @@ const std::map<std::string, std::function<int()>> attempts = {
     {"socket", open_socket},
     {"connect-unix-socket", [] { return connect_unix(decoys + "/bus", false); }},
     {"connect-abstract-socket", [] { return connect_unix(decoys, true); }},
+    {"unix-datagram", [] { return send_unix_datagram(decoys + "/log"); }},
     {"socket-from-child", socket_from_child},
     {"ptrace-parent", [] { return ptrace(PTRACE_ATTACH, getppid(), nullptr, nullptr) < 0 ? -1 : 0; }},
     {"read-parent-memory", read_parent_memory},

@@ -279,6 +279,28 @@ TEST_CASE("a confined process cannot connect to a Unix socket of the user's, at 
     }
 }
 
+TEST_CASE("a confined process cannot send a datagram to a Unix socket of the user's") {
+    REQUIRE_SANDBOX();
+    Files files;
+    // A datagram socket of the user's (as /dev/log or a notify socket would be), writable by all.
+    const int log = socket(AF_UNIX, SOCK_DGRAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+    REQUIRE(log >= 0);
+    sockaddr_un address{};
+    address.sun_family = AF_UNIX;
+    const std::string path = files.decoys.at("log");
+    std::strncpy(address.sun_path, path.c_str(), sizeof address.sun_path - 1);
+    REQUIRE(bind(log, reinterpret_cast<sockaddr *>(&address), sizeof address) == 0);
+    chmod(path.c_str(), 0777);
+    const auto run = run_confined("unix-datagram", files);
+    CAPTURE(run.output);
+    INFO("named: ", attempts_text(run));
+    char byte = 0;
+    CHECK(recv(log, &byte, 1, 0) < 0); // nothing arrived
+    close(log);
+    CHECK(contains(run.output, "result: errno 1"));
+    CHECK(named(run, "tried to open a Unix datagram socket (blocked)"));
+}
+
 TEST_CASE("a confined process cannot ptrace, read the memory of, or open /proc/PID/mem of its parent") {
     REQUIRE_SANDBOX();
     const std::string parent = std::to_string(getpid());
