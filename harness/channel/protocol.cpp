@@ -370,6 +370,7 @@ void to_json(json &j, const TimedRun &t) {
                {"interleaved", t.empty_call.interleaved}}},
              {"phases_ms", t.median_phases},
              {"own_events_ms", optional_ms(t.own_events_ms)},
+             {"own_events_samples_ms", t.own_events_samples_ms},
              {"sm_clock_mhz", t.sm_clock_mhz},
              {"samples_ms", t.samples_ms},
              {"raw_samples_ms", t.raw_samples_ms},
@@ -404,6 +405,7 @@ void from_json(const json &j, TimedRun &t) {
     }
     if (const auto p = j.find("phases_ms"); p != j.end() && p->is_object()) p->get_to(t.median_phases);
     t.own_events_ms = optional_ms(j, "own_events_ms");
+    t.own_events_samples_ms = j.value("own_events_samples_ms", std::vector<double>{});
     t.throttled_samples = j.value("throttled_samples", 0);
     t.throttled_samples_used = j.value("throttled_samples_used", false);
 }

@@ -73,6 +73,9 @@ struct TimedRun {
     // over the kept samples: a cross-check only. For the solution it is the solution's
     // process speaking, so it is reported and compared, never used as a time.
     std::optional<double> own_events_ms;
+    // The same call by call, beside samples_ms (empty unless every kept call had one):
+    // runs pooled over rounds pool these too, so that both are summarized alike.
+    std::vector<double> own_events_samples_ms;
     int sm_clock_mhz = 0;          // read right after the timed calls
     int throttled_samples = 0;     // discarded: the GPU reported a thermal or hardware slowdown
     bool throttled_samples_used = false; // every sample was throttled, so they were kept

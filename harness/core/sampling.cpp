@@ -31,6 +31,8 @@ TimedRun Sampler::result() const {
     run.stats = summarize(run.samples_ms);
     run.median_phases = median_phases(used);
     run.own_events_ms = median_own_events(used);
+    if (run.own_events_ms)
+        for (const auto &s : used) run.own_events_samples_ms.push_back(*s.own_events_ms);
     return run;
 }
 

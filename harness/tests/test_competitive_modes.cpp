@@ -264,6 +264,38 @@ TEST_CASE("rounds repeat until every shape is steady, at least twice, and stop w
     CHECK(pooled.spread() == doctest::Approx(2.0 / 3.0 * 1.5).epsilon(0.5)); // two clusters: a wide spread
 }
 
+TEST_CASE("a pooled run's own events are summarized as its clock is: every round's calls pooled") {
+    // Two rounds of unequal length in two clusters (a power-capped clock): the pooled median
+    // of the clock lies in the larger cluster, and so must the events', not between them.
+    PooledTiming pooled;
+    TimedRun round;
+    round.samples_ms = {9.0, 9.0, 9.1};
+    round.own_events_samples_ms = {8.9, 8.9, 9.0};
+    round.own_events_ms = 8.9;
+    pooled.add(round);
+    round.samples_ms = {9.6, 9.6, 9.7, 9.7, 9.7};
+    round.own_events_samples_ms = {9.5, 9.5, 9.6, 9.6, 9.6};
+    round.own_events_ms = 9.6;
+    pooled.add(round);
+    const TimedRun run = pooled.timed_run();
+    CHECK(run.stats.median_ms == doctest::Approx(9.6));
+    REQUIRE(run.own_events_ms);
+    CHECK(*run.own_events_ms == doctest::Approx(9.5)); // the median of the rounds' medians would say 9.25
+    CHECK(run.own_events_samples_ms.size() == 8);
+
+    SUBCASE("a round without its calls' events (an older report) falls back to the rounds' medians") {
+        PooledTiming old_rounds;
+        round.own_events_samples_ms.clear();
+        old_rounds.add(round);
+        round.own_events_ms = 9.0;
+        old_rounds.add(round);
+        const TimedRun old_run = old_rounds.timed_run();
+        REQUIRE(old_run.own_events_ms);
+        CHECK(*old_run.own_events_ms == doctest::Approx(9.3));
+        CHECK(old_run.own_events_samples_ms.empty());
+    }
+}
+
 TEST_CASE("the rounds loop times every case in turn, repeats while one is noisy, and stops at a failure") {
     std::vector<TestCase> cases(3);
     for (std::size_t i = 0; i < cases.size(); ++i) cases[i].name = "rank/0" + std::to_string(i);

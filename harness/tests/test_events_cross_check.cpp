@@ -42,11 +42,13 @@ TEST_CASE("each phase's median and the runner's own median are kept beside the s
     CHECK(run.median_phases.hand_out_ms == doctest::Approx(0.1));
     REQUIRE(run.own_events_ms);
     CHECK(*run.own_events_ms == doctest::Approx(2.6));
+    CHECK(run.own_events_samples_ms == std::vector<double>{2.5, 2.7, 2.6}); // call by call, in call order
 }
 
 TEST_CASE("a runner that sends its figure only sometimes has no median to compare") {
     const TimedRun run = run_of({timed(3.0, 2.5), timed(3.2, std::nullopt), timed(3.1, 2.6)}, 0.5, 0.01);
     CHECK_FALSE(run.own_events_ms);
+    CHECK(run.own_events_samples_ms.empty());
     CHECK_FALSE(cross_check_events(run));
 }
 

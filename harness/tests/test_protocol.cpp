@@ -28,6 +28,7 @@ TimedRun sample_timing() {
     t.empty_call = EmptyCall{0.3125, 0.0078125, 15, true};
     t.raw_samples_ms = {1.8125, 1.5};
     t.samples_ms = {1.5, 1.1875};
+    t.own_events_samples_ms = {1.25, 1.125};
     t.sm_clock_mhz = 1980;
     return t;
 }
@@ -212,6 +213,7 @@ TEST_CASE("a timed run survives the trip through JSON and reports its spread") {
     CHECK(back.empty_call.measured_before_solution);
     CHECK(back.raw_samples_ms == std::vector<double>{1.8125, 1.5});
     CHECK(back.samples_ms == std::vector<double>{1.5, 1.1875});
+    CHECK(back.own_events_samples_ms == std::vector<double>{1.25, 1.125});
     CHECK(back.sm_clock_mhz == 1980);
     CHECK_FALSE(back.empty_call.stands_in_for_ms);
     CHECK(back.empty_call.empty_median_ms == 0.3125); // absent: the empty call is its own
