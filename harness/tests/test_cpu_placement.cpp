@@ -131,6 +131,9 @@ TEST_CASE("two judges at once claim different CPUs, and a judge's end frees them
     CHECK(again->pair()->runners == 3);
     CHECK(CpuClaim::claim_among({0, 1}, locks.path)->describe() ==
           "not pinned: the judge may use 2 CPU(s), fewer than 3");
+    CHECK(CpuClaim::claim_among(cpus(0, 5), locks.path / "missing")->describe() ==
+          "not pinned: its lock files in " + (locks.path / "missing").string() +
+              " cannot be opened: No such file or directory");
     CHECK(CpuClaim::none("ncu wraps the solution's process")->describe() ==
           "not pinned: ncu wraps the solution's process");
 }

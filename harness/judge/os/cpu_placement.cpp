@@ -109,9 +109,14 @@ std::unique_ptr<CpuClaim> CpuClaim::claim(const std::string &lock_dir) { return 
 std::unique_ptr<CpuClaim> CpuClaim::claim_among(const std::vector<int> &allowed, const std::string &lock_dir) {
     std::unique_ptr<CpuClaim> c(new CpuClaim);
     std::vector<std::pair<int, int>> held; // cpu, fd
+    int unopened = 0, open_error = 0;
     const auto take = [&](int cpu) {
         const int fd = open_lock(lock_dir, cpu);
-        if (fd < 0) return false;
+        if (fd < 0) {
+            ++unopened;
+            open_error = errno;
+            return false;
+        }
         if (flock(fd, LOCK_EX | LOCK_NB) != 0) {
             close(fd);
             return false;
@@ -133,7 +138,9 @@ std::unique_ptr<CpuClaim> CpuClaim::claim_among(const std::vector<int> &allowed,
         c->why_not_ = static_cast<int>(allowed.size()) < fewest_cpus
                           ? "the judge may use " + std::to_string(allowed.size()) + " CPU(s), fewer than " +
                                 std::to_string(fewest_cpus)
-                          : "no two of its CPUs were free of other judges (lock files in " + lock_dir + ")";
+                          : unopened > 0 && unopened + 1 >= static_cast<int>(allowed.size())
+                                ? "its lock files in " + lock_dir + " cannot be opened: " + std::strerror(open_error)
+                                : "no two of its CPUs were free of other judges (lock files in " + lock_dir + ")";
     return c;
 }
 
