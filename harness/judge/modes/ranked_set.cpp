@@ -18,7 +18,6 @@ void PooledTiming::add(const TimedRun &run) {
     rounds_ms.push_back(run.samples_ms);
     if (rounds_ms.size() == 1 || run.empty_call.median_ms > empty_call.median_ms) empty_call = run.empty_call;
     sm_clock_mhz = std::max(sm_clock_mhz, run.sm_clock_mhz);
-    if (run.own_events_ms) own_events_rounds_ms.push_back(*run.own_events_ms);
     own_events_samples_ms.insert(own_events_samples_ms.end(), run.own_events_samples_ms.begin(),
                                  run.own_events_samples_ms.end());
 }
@@ -35,12 +34,10 @@ TimedRun PooledTiming::timed_run() const {
     // where the rounds differ: on the H200, rung 11 at 8192³ ran at a power-capped clock
     // whose calls came in two clusters 0.6 ms apart, and the pooled median of the clock
     // sat in one while the mean of two rounds' medians of the events sat between (+1.35%).
-    // Reports written before the calls' events were kept have only the rounds' medians.
+    // A round without them (a runner that did not always say) leaves no figure at all.
     if (!own_events_samples_ms.empty() && own_events_samples_ms.size() == samples_ms.size()) {
         run.own_events_ms = summarize(own_events_samples_ms).median_ms;
         run.own_events_samples_ms = own_events_samples_ms;
-    } else if (!own_events_rounds_ms.empty() && own_events_rounds_ms.size() == rounds_ms.size()) {
-        run.own_events_ms = summarize(own_events_rounds_ms).median_ms;
     }
     return run;
 }

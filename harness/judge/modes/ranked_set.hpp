@@ -28,8 +28,7 @@ struct PooledTiming {
     Rounds rounds_ms;                   // the same calls round by round: how far the rounds agree
     EmptyCall empty_call;               // the largest of the rounds' (each round takes off its own)
     int sm_clock_mhz = 0;
-    std::vector<double> own_events_rounds_ms; // each round's median of the runner's own events
-    // Every round's own events call by call, beside samples_ms, while every round had them.
+    // Every round's own events call by call, beside samples_ms.
     std::vector<double> own_events_samples_ms;
     void add(const TimedRun &run);
     TimedRun timed_run() const;

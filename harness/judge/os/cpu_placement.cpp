@@ -138,7 +138,7 @@ std::unique_ptr<CpuClaim> CpuClaim::claim_among(const std::vector<int> &allowed,
         c->why_not_ = static_cast<int>(allowed.size()) < fewest_cpus
                           ? "the judge may use " + std::to_string(allowed.size()) + " CPU(s), fewer than " +
                                 std::to_string(fewest_cpus)
-                          : unopened > 0 && unopened + 1 >= static_cast<int>(allowed.size())
+                          : unopened > 0
                                 ? "its lock files in " + lock_dir + " cannot be opened: " + std::strerror(open_error)
                                 : "no two of its CPUs were free of other judges (lock files in " + lock_dir + ")";
     return c;
