@@ -194,7 +194,7 @@ TEST_CASE("comparing rank reports: rounds that disagree make a 0.5% change not s
     CHECK(contains(outside.output, "new is faster"));
 }
 
-TEST_CASE("compare '#abc' is a bad command line naming the argument; compare --help states the method") {
+TEST_CASE("compare '#abc' is a bad command line naming the argument, and compare --help states the method") {
     const auto run = run_captured({judge_program, "compare", "#abc", "#2"});
     CHECK(run.exit_code == 64);
     CHECK(contains(run.output, "#abc: a history attempt is # and its id"));
@@ -386,7 +386,7 @@ TEST_CASE("a judge run recorded into a history whose first 100 bytes were overwr
     CHECK(*attempts[0].geomean_ms == doctest::Approx(17.0));
 }
 
-TEST_CASE("./judge history on a damaged history sets it aside in one line naming both files; none yet is said") {
+TEST_CASE("./judge history on a damaged history sets it aside in one line naming both files, and none yet is said") {
     TempFolder folder;
     const auto db = folder.at("h.sqlite");
     History::open(db).record(ranked_attempt("/k/tiled.cu", "NVIDIA H200", 0.16, 0.004));
@@ -424,7 +424,7 @@ TEST_CASE("--history naming another program's SQLite database is refused with ex
     CHECK(bytes_of(db) == before);
 }
 
-TEST_CASE("history's score column says what each score is over; a judge run without cuBLAS cases has none") {
+TEST_CASE("history's score column says what each score is over, and a judge run without cuBLAS cases has none") {
     TempFolder folder;
     const auto db = folder.at("h.sqlite");
     {

@@ -265,7 +265,7 @@ TEST_CASE("best: the highest ratio to cuBLAS among scored all-AC attempts of tha
     CHECK_FALSE(history.best("missing.cu", "NVIDIA H200"));
 }
 
-TEST_CASE("best without cuBLAS ratios is the shortest time; attempts with a ratio rank first") {
+TEST_CASE("best without cuBLAS ratios is the shortest time, and attempts with a ratio rank first") {
     TempFolder dir;
     auto history = History::open(dir.at("h.sqlite"));
     history.record(scored("a.cu", "G", std::nullopt, 5));
@@ -634,7 +634,7 @@ TEST_CASE("another program's SQLite database named as the history is refused, na
     }
 }
 
-TEST_CASE("a new or empty file becomes a history marked with the application_id; an unmarked old history is kept") {
+TEST_CASE("a new or empty file becomes a history marked with the application_id, and an unmarked old history is kept") {
     TempFolder dir;
     SUBCASE("new") {
         const auto path = dir.at("new.sqlite");

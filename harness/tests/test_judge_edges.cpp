@@ -134,7 +134,7 @@ TEST_CASE("an unusable cache folder is a setup error, exit 7") {
     CHECK_FALSE(contains(run.output, "internal error"));
 }
 
-TEST_CASE("cache info says where the cache is; cache clean empties it") {
+TEST_CASE("cache info says where the cache is, and cache clean empties it") {
     TempFolder folder;
     const auto info = judge({"cache", "info", "--cache-dir", folder.at("cache")});
     CHECK(info.status == 0);
@@ -199,7 +199,7 @@ TEST_CASE("--list shows the good cases, reports a bad file escaped, and exits 5"
     CHECK(one.output == "secret/deep/01-good  2×3×4\n");
 }
 
-TEST_CASE("case show of a good case works beside a bad file; case validate reports on stderr") {
+TEST_CASE("case show of a good case works beside a bad file, and case validate reports on stderr") {
     TempFolder folder;
     folder.write("suite/secret/01-good.case", "shape 2 3 4\ndata normal\nseed 1\n");
     folder.write("suite/secret/02-bad.case", "shape 1 1\n");

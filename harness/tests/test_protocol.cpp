@@ -352,7 +352,7 @@ TEST_CASE("a case policy travels whole with its case") {
     CHECK(back.policy.sampling.min_samples == 7);
 }
 
-TEST_CASE("a stand-in order carries its length to the runner; other orders carry none") {
+TEST_CASE("a stand-in order carries its length to the runner, and other orders carry none") {
     CallOrder o;
     o.M = 4096;
     o.N = 4096;

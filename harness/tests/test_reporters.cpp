@@ -232,7 +232,7 @@ TEST_CASE("without a GPU the JUnit file has an error saying so, never an empty p
     CHECK(contains(error.child_value(), "nvidia-smi"));
 }
 
-TEST_CASE("a report that cannot be written is a setup error naming it; the other reporters still finish") {
+TEST_CASE("a report that cannot be written is a setup error naming it, and the other reporters still finish") {
     Reporters all;
     all.add(std::make_unique<JsonReporter>("/dev/full"));
     all.add(std::make_unique<JUnitReporter>("/nonexistent-folder/report.xml"));
