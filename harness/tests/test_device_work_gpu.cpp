@@ -4,6 +4,7 @@
 #include "core/reference.hpp"
 #include "core/rng.hpp"
 #include "core/timed_check.hpp"
+#include "judge/os/gpu_turn.hpp"
 #include "referee/device_check.hpp"
 #include "referee/integrity_check.hpp"
 #include "referee/device_info.hpp"
@@ -18,7 +19,10 @@ using namespace gemm;
 
 namespace {
 
+// The GPU is taken in turn with the judges that other tests start at the same time
+// (judge/os/gpu_turn.hpp), before it is probed.
 bool skip_without_gpu() {
+    GpuTurn::for_this_judge();
     if (probe_device().present) return false;
     std::printf("[skipped: no GPU]\n");
     return true;

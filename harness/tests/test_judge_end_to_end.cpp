@@ -277,6 +277,35 @@ TEST_CASE("the seed kernels are AC on every default case") {
     }
 }
 
+// Two judges at once would each time the other's work, and the empty call measured after
+// a short case's calls then read the other judge's kernels as work the solution left
+// running (an honest 1×1×1 case was RE so). They take turns (judge/os/gpu_turn.hpp).
+TEST_CASE("two judges started together on one GPU take turns: both AC, and the one that waited says so") {
+    REQUIRE_GPU();
+    const fs::path dir = artifacts_dir();
+    const std::string script =
+        "side() { \"$0\" \"$1\" --case perf/01-cube-4096 --case sample/01-one-by-one --no-history "
+        "--json \"$2/turns-$3.json\" >\"$2/turns-$3.txt\" 2>&1; }; "
+        "side \"$1\" \"$2\" a & a=$!; side \"$1\" \"$2\" b & b=$!; wait $a; sa=$?; wait $b; sb=$?; exit $((sa | sb))";
+    const auto run = gemm::run_captured(
+        {"sh", "-c", script, judge_program, source_dir + "/solutions/02-tiled.cu", dir.string()});
+    CHECK(run.exit_code == 0);
+    int waited = 0;
+    for (const std::string side : {"a", "b"}) {
+        const std::string output = file_text(dir / ("turns-" + side + ".txt"));
+        CAPTURE(output);
+        const json report = json::parse(file_text(dir / ("turns-" + side + ".json")));
+        for (const auto &c : report["cases"]) CHECK(c["verdict"] == "AC");
+        const double wait_s = report["judge_seconds"]["waited_for_gpu"].get<double>();
+        if (output.find("judge: waiting for the GPU: another judge (PID ") != std::string::npos) {
+            ++waited;
+            CHECK(wait_s > 0.5); // the other judge's whole run
+            CHECK(output.find("waiting for another judge's turn on the GPU") != std::string::npos);
+        }
+    }
+    CHECK(waited == 1);
+}
+
 TEST_CASE("every known-bad solution gets the verdict it expects") {
     REQUIRE_GPU();
     std::ofstream table(artifacts_dir() / "known-bad-table.txt");

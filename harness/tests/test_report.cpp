@@ -336,7 +336,7 @@ TEST_CASE("the verification line adds up every case's verified calls") {
                                            "reference, 19 by 2 Freivalds projections and 1024 sampled elements each\n");
 }
 
-TEST_CASE("the judge's own time: each part in seconds, the rest what no part names, nothing when not recorded") {
+TEST_CASE("the judge's own time: each part in seconds, the rest what no part names, a wait for the GPU only when there was one") {
     RunTimeline t;
     CHECK(format_timeline(t).empty());
     t.probe_s = 0.25;
@@ -355,4 +355,11 @@ TEST_CASE("the judge's own time: each part in seconds, the rest what no part nam
     CHECK(j.at("probe").get<double>() == 0.25);
     CHECK(j.at("cases").get<double>() == 6.5);
     CHECK(j.at("total").get<double>() == 9.0);
+    CHECK(j.at("waited_for_gpu").get<double>() == 0.0);
+    // A wait for another judge's turn on the GPU is named first, and only when there was one.
+    t.waited_for_gpu_s = 2.0;
+    t.total_s = 11.0;
+    CHECK(format_timeline(t) == "judge: 11.00 s in all: waiting for another judge's turn on the GPU 2.00 s, GPU probe "
+                                "0.25 s, compile 1.25 s, waiting for the referee's empty calls 0.50 s, the solution's "
+                                "process 0.20 s, 47 case run(s) 6.50 s, the rest 0.30 s\n");
 }

@@ -10,6 +10,9 @@
 
 #include <cstdio>
 #include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <thread>
 #include <unistd.h>
 
 using namespace gemm;
@@ -58,6 +61,48 @@ TEST_CASE("a well-behaved solution is AC by the referee's own check of C") {
     CHECK(r.verdict == Verdict::AC);
     CHECK(r.name == "a");
     CHECK(s.run_case(small_case("b")).verdict == Verdict::AC);
+}
+
+// Children of this process whose command is `name` (the stand-in referee, once started).
+static int children_named(const std::string &name) {
+    int found = 0;
+    for (const auto &entry : std::filesystem::directory_iterator("/proc")) {
+        std::ifstream stat(entry.path() / "stat");
+        std::string text;
+        if (!std::getline(stat, text) || text.rfind(')') == std::string::npos) continue;
+        const auto open = text.find('('), close = text.rfind(')');
+        std::istringstream rest(text.substr(close + 2));
+        std::string state;
+        long parent = 0;
+        rest >> state >> parent;
+        if (parent == getpid() && text.substr(open + 1, close - open - 1) == name.substr(0, 15)) ++found;
+    }
+    return found;
+}
+
+TEST_CASE("while another judge has the GPU nothing starts, and start() waits for the turn, then judges and says how long") {
+    setenv("GEMM_JUDGE_GPU_TURNS", "1", 1); // this process only: a CTest case runs alone in its own
+    auto other_judge = GpuTurn::take(gpu_turn_lock_path(), nullptr);
+    REQUIRE(other_judge->held());
+    StandIn stand_in("ok");
+    stand_in.options.takes_gpu_turn = true;
+    Supervisor s(stand_in.options);
+    s.begin();
+    usleep(200 * 1000);
+    CHECK(children_named("stand_in_referee") == 0);
+    std::thread release([&] {
+        usleep(300 * 1000);
+        other_judge.reset();
+    });
+    const auto start = s.start();
+    release.join();
+    REQUIRE(start.ok);
+    CHECK(start.waited_for_gpu_s >= 0.2);
+    CHECK(children_named("stand_in_referee") == 1);
+    CHECK(s.run_case(small_case("after the wait")).verdict == Verdict::AC);
+    // The judge holds its turn now: another judge's try fails until this one is done.
+    CHECK_FALSE(GpuTurn::try_take(gpu_turn_lock_path())->held());
+    unsetenv("GEMM_JUDGE_GPU_TURNS");
 }
 
 TEST_CASE("a wrong C is WA: the verdict is the referee's, from what C holds") {

@@ -1,4 +1,5 @@
 #include "judge/os/cpu_placement.hpp"
+#include "judge/os/lock_file.hpp"
 
 #include <algorithm>
 #include <cerrno>
@@ -40,14 +41,9 @@ std::vector<int> thread_siblings(int cpu) {
     return parse_cpu_list(text).value_or(std::vector<int>{});
 }
 
-// A lock file per CPU, shared by every judge on the machine whoever runs it: opened for
-// reading where it exists (a sticky /tmp refuses to open another user's file for
-// writing), created readable by all where it does not.
+// A lock file per CPU, shared by every judge on the machine (judge/os/lock_file.hpp).
 int open_lock(const std::string &lock_dir, int cpu) {
-    const std::string path = lock_dir + "/gemm-judge-cpu-" + std::to_string(cpu) + ".lock";
-    int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
-    if (fd < 0 && errno == ENOENT) fd = open(path.c_str(), O_RDONLY | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0644);
-    return fd;
+    return open_shared_lock_file(lock_dir + "/gemm-judge-cpu-" + std::to_string(cpu) + ".lock");
 }
 
 } // namespace

@@ -172,6 +172,7 @@ std::optional<int> Session::prepare(const std::vector<TestCase> &cases, std::uni
     }
     supervisor->set_library(context.compile.library);
     const WorkerStart start = supervisor->start();
+    context.timeline.waited_for_gpu_s = start.waited_for_gpu_s;
     context.timeline.waited_for_referee_s = start.waited_for_referee_s;
     context.timeline.runner_start_s = start.runner_start_s;
     context.cpus = start.cpus;
@@ -220,6 +221,7 @@ SupervisorOptions Session::supervision(double time_limit_scale) const {
     s.library = context.compile.library;
     s.timed_shapes = timed_shapes;
     s.time_limit_scale = time_limit_scale;
+    s.takes_gpu_turn = true;
     return s;
 }
 

@@ -253,6 +253,14 @@ void Supervisor::begin() {
     begun_ = true;
     last_start_ = WorkerStart{};
     last_start_.cpus = cpus_->describe();
+    // While another judge has the GPU, the referee waits for start(): the compile goes on
+    // meanwhile, and nothing of this judge runs on the GPU before its turn.
+    if (options_.takes_gpu_turn && !gpu_turn_) gpu_turn_ = GpuTurn::for_this_judge(false);
+    waiting_for_gpu_ = options_.takes_gpu_turn && !gpu_turn_;
+    if (!waiting_for_gpu_) spawn_judge_side();
+}
+
+void Supervisor::spawn_judge_side() {
     solution_output_.tail.clear();
     judge_side_output_.tail.clear();
     if (!spawn_referee_and_baseline(pending_runner_end_)) {
@@ -271,6 +279,13 @@ WorkerStart Supervisor::start() {
     if (!begun_) {
         if (referee_.running()) return last_start_;
         begin();
+    }
+    if (waiting_for_gpu_) {
+        const auto asked = Clock::now();
+        gpu_turn_ = GpuTurn::for_this_judge(true); // says whom it waits for
+        last_start_.waited_for_gpu_s = std::chrono::duration<double>(Clock::now() - asked).count();
+        waiting_for_gpu_ = false;
+        spawn_judge_side();
     }
     return finish_start();
 }

@@ -13,6 +13,7 @@
 #include "core/testcase.hpp"
 #include "judge/os/child_process.hpp"
 #include "judge/os/cpu_placement.hpp"
+#include "judge/os/gpu_turn.hpp"
 
 #include <array>
 #include <cstdint>
@@ -39,6 +40,9 @@ struct SupervisorOptions {
     double startup_limit_s = 120;           // CUDA initialisation and loading the solution
     std::size_t output_tail_bytes = 16384;
     double time_limit_scale = 1.0; // under compute-sanitizer a call runs tens of times slower
+    // The judge's turn on the GPU is taken before the referee starts (judge/os/gpu_turn.hpp):
+    // the real judge's sessions; stand-in workers on a CPU need none.
+    bool takes_gpu_turn = false;
 };
 
 struct WorkerStart {
@@ -51,6 +55,7 @@ struct WorkerStart {
     // Where start() spent its time: waiting for the referee's hello (its CUDA start and
     // empty calls, begun by begin()), then the solution's process until it loaded the library.
     double waited_for_referee_s = 0, runner_start_s = 0;
+    double waited_for_gpu_s = 0; // for another judge's turn on the GPU, before the referee started
 };
 
 class Supervisor {
@@ -63,7 +68,8 @@ class Supervisor {
     // Starts the referee and the baseline runner and sends them the shapes to calibrate,
     // without waiting: their CUDA start and the empty calls then overlap whatever the judge
     // does next (the compile). The solution's runner is started by start(), only after the
-    // referee said the empty calls are measured.
+    // referee said the empty calls are measured. With takes_gpu_turn, while another judge
+    // has the GPU (judge/os/gpu_turn.hpp) nothing starts: start() waits for the turn first.
     void begin();
     // The compiled solution, once there is one (between begin() and start()).
     void set_library(std::string library) { options_.library = std::move(library); }
@@ -86,6 +92,7 @@ class Supervisor {
         std::string tail;
     };
     WorkerStart finish_start();
+    void spawn_judge_side(); // the referee and the baseline runner, and their calibration order
     CaseResult run_case_once(const TestCase &tc, const CasePolicy &policy);
     bool spawn_referee_and_baseline(int &runner_end);
     bool spawn_runner(int runner_end);
@@ -105,6 +112,7 @@ class Supervisor {
     SupervisorOptions options_;
     // Where every process it starts runs: the judge's claim, shared by its supervisors.
     std::shared_ptr<const CpuClaim> cpus_;
+    std::shared_ptr<const GpuTurn> gpu_turn_; // held from the first begin() on, when options_.takes_gpu_turn
     ChildProcess referee_, baseline_, runner_;
     std::unique_ptr<RunnerScratch> scratch_;
     std::unique_ptr<sandbox::AttemptMonitor> monitor_;
@@ -115,6 +123,7 @@ class Supervisor {
     WorkerStart last_start_;
     // Between begin() and start(): the runner's end of its socket, and the greeting's nonce.
     bool begun_ = false;
+    bool waiting_for_gpu_ = false; // begun, but the referee waits for this judge's turn on the GPU
     int pending_runner_end_ = -1;
     std::uint64_t pending_nonce_ = 0;
     std::uint64_t random_state_;
