@@ -74,6 +74,7 @@ class RunnerLink {
   public:
     explicit RunnerLink(int socket_fd) : channel_(socket_fd) {}
     void stop_between_exchanges(pid_t process_group);
+    pid_t process_group() const { return group_; } // 0 until stop_between_exchanges
     RunnerReply hello();
     RunnerReply map(int allocation_fd, std::size_t bytes);
     // Before the clock starts: continues the runner and gives it the order, which it

@@ -1,4 +1,5 @@
 #include "referee/case_referee.hpp"
+#include "core/gpu_sharing.hpp"
 #include "core/empty_call.hpp"
 #include "core/sampling.hpp"
 #include "core/stats.hpp"
@@ -328,6 +329,22 @@ void CaseReferee::stand_in_between(Problem &p, std::optional<InterleavedStandIns
     }
 }
 
+// The GPU was kept busy after the solution's calls: RE, unless a process that is neither
+// the judge's nor in the solution's process group has a context on the GPU (core/gpu_sharing.hpp),
+// which explains the busy GPU as well: then the judge could not judge the case (JE).
+void CaseReferee::blame_busy_gpu(const std::string &why) {
+    const auto listed = gpu_compute_pids();
+    std::vector<pid_t> groups;
+    for (const Runner *r : {&baseline_, &solution_})
+        if (r->link && r->link->process_group() > 0) groups.push_back(r->link->process_group());
+    const GpuSharing sharing = listed ? classify_gpu_processes(*listed, getpid(), groups) : GpuSharing{};
+    if (sharing.judge_seen && !sharing.others.empty())
+        throw std::runtime_error("the GPU was shared with " + describe_processes(sharing.others) +
+                                 ", neither the judge's process nor the solution's, so what kept it busy after the "
+                                 "solution's calls cannot be told (" + why + "): judge again when the GPU is free");
+    throw SolutionFailure(why, false, 0);
+}
+
 // The empty call's cost to take off every time, and whether the solution kept the GPU
 // busy after its calls (RE): core/empty_call.hpp decides from the figures.
 void CaseReferee::settle_offset(Problem &p, CaseResult &r, const RunStandIns &interleaved) {
@@ -337,7 +354,7 @@ void CaseReferee::settle_offset(Problem &p, CaseResult &r, const RunStandIns &in
     std::vector<EmptyCall> after{measure_empty_calls(p, 11)};
     while (wants_another_try(before, after)) after.push_back(measure_empty_calls(p, 11));
     const EmptyCallDecision decision = settle_empty_call(before, after);
-    if (decision.gpu_kept_busy) throw SolutionFailure(decision.why, false, 0);
+    if (decision.gpu_kept_busy) blame_busy_gpu(decision.why);
     // Each run's own cost beyond its work, from stand-ins of its length (core/empty_call.hpp):
     // the solution's and cuBLAS's differ when their lengths do. A short run's were made
     // between its calls, of every kind in turn; the others' are made now.

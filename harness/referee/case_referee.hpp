@@ -69,6 +69,7 @@ class CaseReferee {
     std::optional<InterleavedStandIns> interleaving_for(const Problem &p, const SamplingRule &rule) const;
     void stand_in_between(Problem &p, std::optional<InterleavedStandIns> &stand_ins, double raw_ms);
     void settle_offset(Problem &p, CaseResult &r, const RunStandIns &interleaved);
+    [[noreturn]] void blame_busy_gpu(const std::string &why);
     cublasHandle_t cublas();
 
     RefereeChannel &judge_;

@@ -2,6 +2,8 @@
 
 #include <cuda_runtime.h>
 #include <dlfcn.h>
+#include <optional>
+#include <vector>
 
 namespace gemm {
 
@@ -29,6 +31,29 @@ class Nvml {
         if (!ready() || !event_reasons_ || event_reasons_(device_, &reasons) != 0) return false;
         return (reasons & slowdown_reasons) != 0;
     }
+    // The PIDs with a compute context on the device; nullopt when NVML cannot say.
+    std::optional<std::vector<pid_t>> compute_pids() const {
+        if (!ready() || !compute_processes_) return std::nullopt;
+        struct ProcessInfo { // nvmlProcessInfo_v2_t, which the _v3 and _v2 calls fill
+            unsigned pid;
+            unsigned long long used_memory;
+            unsigned gpu_instance, compute_instance;
+        };
+        std::vector<ProcessInfo> infos(64);
+        for (int attempt = 0; attempt < 3; ++attempt) {
+            unsigned count = static_cast<unsigned>(infos.size());
+            const int status = compute_processes_(device_, &count, infos.data());
+            if (status == 7 /* NVML_ERROR_INSUFFICIENT_SIZE */) {
+                infos.resize(count + 16);
+                continue;
+            }
+            if (status != 0) return std::nullopt;
+            std::vector<pid_t> pids;
+            for (unsigned i = 0; i < count && i < infos.size(); ++i) pids.push_back(static_cast<pid_t>(infos[i].pid));
+            return pids;
+        }
+        return std::nullopt;
+    }
     std::string driver_version() const {
         char text[96] = {};
         return driver_version_ && driver_version_(text, sizeof text) == 0 ? text : "";
@@ -44,6 +69,7 @@ class Nvml {
     using GetClock = int (*)(void *, int, unsigned *);
     using GetDriverVersion = int (*)(char *, unsigned);
     using GetEventReasons = int (*)(void *, unsigned long long *);
+    using GetProcesses = int (*)(void *, unsigned *, void *);
 
     Nvml() {
         void *library = dlopen("libnvidia-ml.so.1", RTLD_NOW | RTLD_LOCAL);
@@ -56,6 +82,10 @@ class Nvml {
         driver_version_ = reinterpret_cast<GetDriverVersion>(dlsym(library, "nvmlSystemGetDriverVersion"));
         // The newer name first; drivers before 535 know only the older one.
         event_reasons_ = reinterpret_cast<GetEventReasons>(dlsym(library, "nvmlDeviceGetCurrentClocksEventReasons"));
+        compute_processes_ = reinterpret_cast<GetProcesses>(dlsym(library, "nvmlDeviceGetComputeRunningProcesses_v3"));
+        if (!compute_processes_)
+            compute_processes_ =
+                reinterpret_cast<GetProcesses>(dlsym(library, "nvmlDeviceGetComputeRunningProcesses_v2"));
         if (!event_reasons_)
             event_reasons_ =
                 reinterpret_cast<GetEventReasons>(dlsym(library, "nvmlDeviceGetCurrentClocksThrottleReasons"));
@@ -64,6 +94,7 @@ class Nvml {
     GetClock clock_ = nullptr, max_clock_ = nullptr;
     GetDriverVersion driver_version_ = nullptr;
     GetEventReasons event_reasons_ = nullptr;
+    GetProcesses compute_processes_ = nullptr;
     void *device_ = nullptr;
 };
 
@@ -107,5 +138,7 @@ DeviceInfo probe_device() {
 int current_sm_clock_mhz() { return Nvml::instance().clock(Nvml::sm_clock, false); }
 
 bool gpu_reports_slowdown() { return Nvml::instance().slowdown(); }
+
+std::optional<std::vector<pid_t>> gpu_compute_pids() { return Nvml::instance().compute_pids(); }
 
 } // namespace gemm

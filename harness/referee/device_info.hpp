@@ -3,6 +3,10 @@
 
 #include "core/case_result.hpp"
 
+#include <optional>
+#include <sys/types.h>
+#include <vector>
+
 namespace gemm {
 
 // Device 0 as CUDA numbers it (CUDA_VISIBLE_DEVICES applies). Never throws: no GPU,
@@ -16,5 +20,9 @@ int current_sm_clock_mhz();
 // which an H200 under a full load reaches as a matter of course): a sample taken now
 // is discarded (core/sampling.hpp). False when NVML cannot say.
 bool gpu_reports_slowdown();
+
+// The processes with a compute context on the device now (their PIDs as NVML gives them:
+// in a container possibly the host's), through NVML; nullopt when it cannot say.
+std::optional<std::vector<pid_t>> gpu_compute_pids();
 
 } // namespace gemm

@@ -10,7 +10,9 @@
 #include "referee/device_info.hpp"
 #include "referee/device_inputs.hpp"
 
+#include <algorithm>
 #include <cstdio>
+#include <unistd.h>
 #include <cstring>
 #include <doctest/doctest.h>
 #include <vector>
@@ -154,4 +156,14 @@ TEST_CASE("the integrity check finds a changed input float and a write into any 
     CHECK_FALSE(damaged.B_modified);
     CHECK(damaged.floats_written_before_C == 3);
     CHECK(damaged.floats_written_after_C == 144);
+}
+
+// The referee tells another program's kernels from the solution's by the PIDs NVML lists
+// (core/gpu_sharing.hpp): they must be this PID namespace's, or it can name nobody.
+TEST_CASE("NVML lists this process once it holds a CUDA context, by the PID this namespace knows") {
+    if (skip_without_gpu()) return;
+    cuda_check(cudaFree(nullptr), "context");
+    const auto pids = gpu_compute_pids();
+    REQUIRE(pids.has_value());
+    CHECK(std::find(pids->begin(), pids->end(), getpid()) != pids->end());
 }

@@ -4,6 +4,7 @@
 #include "channel/protocol.hpp"
 #include "judge/os/process.hpp"
 
+#include <csignal>
 #include <cstdlib>
 #include <doctest/doctest.h>
 #include <filesystem>
@@ -13,6 +14,7 @@
 #include <optional>
 #include <regex>
 #include <sstream>
+#include <sys/wait.h>
 #include <unistd.h>
 
 namespace fs = std::filesystem;
@@ -304,6 +306,85 @@ TEST_CASE("two judges started together on one GPU take turns: both AC, and the o
         }
     }
     CHECK(waited == 1);
+}
+
+namespace {
+
+// Starts `argv` with its output into `output`; its PID.
+pid_t start_with_output(const std::vector<std::string> &argv, const fs::path &output) {
+    const pid_t pid = fork();
+    if (pid == 0) {
+        std::vector<const char *> args{"sh", "-c", "exec \"$0\" \"$@\" >\"$OUTPUT_FILE\" 2>&1"};
+        for (const auto &a : argv) args.push_back(a.c_str());
+        args.push_back(nullptr);
+        setenv("OUTPUT_FILE", output.c_str(), 1);
+        execv("/bin/sh", const_cast<char *const *>(args.data()));
+        _exit(127);
+    }
+    return pid;
+}
+
+// The processes whose parent is `parent` and whose command is `name`.
+int children_named(pid_t parent, const std::string &name) {
+    int found = 0;
+    for (const auto &entry : fs::directory_iterator("/proc")) {
+        std::ifstream stat(entry.path() / "stat");
+        std::string text;
+        if (!std::getline(stat, text)) continue;
+        const auto open = text.find('('), close = text.rfind(')');
+        if (open == std::string::npos || close == std::string::npos) continue;
+        std::istringstream rest(text.substr(close + 1));
+        std::string state;
+        long ppid = 0;
+        rest >> state >> ppid;
+        if (ppid == parent && text.substr(open + 1, close - open - 1) == name) ++found;
+    }
+    return found;
+}
+
+} // namespace
+
+// Another process's kernels on the GPU cost the judge's empty call after a case's calls
+// what work left running by the solution would. A process that is neither the judge's nor
+// in the solution's process group is named, and the case is the judge's JE, not the RE of
+// an honest solution (core/gpu_sharing.hpp).
+TEST_CASE("another program's kernels on the GPU during a case are the judge's JE naming it, never the solution's RE") {
+    REQUIRE_GPU();
+    const fs::path dir = artifacts_dir() / "gpu-sharing";
+    fs::create_directories(dir);
+    std::ofstream(dir / "gpu-spinner.cu") << R"(#include <cstdio>
+#include <cuda_runtime.h>
+__global__ void spin(long long cycles) {
+    const long long start = clock64();
+    while (clock64() - start < cycles) {}
+}
+int main() {
+    for (;;) { spin<<<132, 32>>>(1000000000LL); cudaDeviceSynchronize(); }
+}
+)";
+    const auto built = gemm::run_captured(
+        {GEMM_NVCC, "-O2", "-o", (dir / "gpu-spinner").string(), (dir / "gpu-spinner.cu").string()});
+    REQUIRE_MESSAGE(built.exit_code == 0, built.output);
+    const pid_t judge = start_with_output({judge_program, source_dir + "/solutions/02-tiled.cu", "--shape",
+                                           "2048x2048x2048", "--time-budget", "4", "--no-history", "--json",
+                                           (dir / "report.json").string()},
+                                          dir / "judge.txt");
+    // The solution's runner starts once the referee has measured the empty call (the second
+    // gemm-runner): then the other program starts, while the case's calls run.
+    for (int i = 0; i < 3000 && children_named(judge, "gemm-runner") < 2; ++i) usleep(10 * 1000);
+    const pid_t spinner = start_with_output({(dir / "gpu-spinner").string()}, dir / "spinner.txt");
+    int status = 0;
+    waitpid(judge, &status, 0);
+    kill(spinner, SIGKILL);
+    waitpid(spinner, nullptr, 0);
+    const std::string output = file_text(dir / "judge.txt");
+    CAPTURE(output);
+    const json report = json::parse(file_text(dir / "report.json"));
+    REQUIRE(report["cases"].size() == 1);
+    const auto &c = report["cases"][0];
+    CHECK(c["verdict"] == "JE");
+    CHECK(c["detail"].get<std::string>().find("the GPU was shared with PID " + std::to_string(spinner) +
+                                              " (gpu-spinner)") != std::string::npos);
 }
 
 TEST_CASE("every known-bad solution gets the verdict it expects") {
