@@ -6,9 +6,9 @@
 
 namespace gemm {
 
-std::optional<std::pair<pid_t, std::string>> process_group_and_name(pid_t pid) {
-    // /proc/PID/stat: "PID (comm) state ppid pgrp ..."; comm may hold spaces and parentheses,
-    // so it ends at the last ')'.
+std::optional<ProcessStat> process_stat(pid_t pid) {
+    // "PID (comm) state ppid pgrp ..."; comm may hold spaces and parentheses, so it ends at
+    // the last ')'.
     std::ifstream in("/proc/" + std::to_string(pid) + "/stat");
     std::string text;
     if (!std::getline(in, text)) return std::nullopt;
@@ -18,7 +18,7 @@ std::optional<std::pair<pid_t, std::string>> process_group_and_name(pid_t pid) {
     std::string state;
     long parent = 0, group = 0;
     if (!(rest >> state >> parent >> group)) return std::nullopt;
-    return std::make_pair(static_cast<pid_t>(group), text.substr(open + 1, close - open - 1));
+    return ProcessStat{static_cast<pid_t>(parent), static_cast<pid_t>(group), text.substr(open + 1, close - open - 1)};
 }
 
 GpuSharing classify_gpu_processes(const std::vector<pid_t> &listed, pid_t own, const std::vector<pid_t> &groups,
@@ -31,11 +31,11 @@ GpuSharing classify_gpu_processes(const std::vector<pid_t> &listed, pid_t own, c
         }
         const auto found = lookup(pid);
         if (!found) continue; // gone since, or not of this namespace: nothing to name
-        if (std::find(groups.begin(), groups.end(), found->first) != groups.end()) {
+        if (std::find(groups.begin(), groups.end(), found->group) != groups.end()) {
             sharing.judge_seen = true;
             continue;
         }
-        sharing.others.push_back({pid, found->second});
+        sharing.others.push_back({pid, found->name});
     }
     return sharing;
 }

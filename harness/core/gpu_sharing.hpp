@@ -12,7 +12,6 @@
 #include <optional>
 #include <string>
 #include <sys/types.h>
-#include <utility>
 #include <vector>
 
 namespace gemm {
@@ -30,16 +29,20 @@ struct GpuSharing {
     std::vector<GpuProcess> others; // neither the judge's nor in the solution's process group
 };
 
-// What /proc says of `pid`: its process group and its command name; nullopt when there is
-// no such process in this PID namespace.
-using ProcessLookup = std::function<std::optional<std::pair<pid_t, std::string>>(pid_t)>;
-std::optional<std::pair<pid_t, std::string>> process_group_and_name(pid_t pid);
+// What /proc/PID/stat says of a process: its parent, its process group, its command name.
+struct ProcessStat {
+    pid_t parent = 0, group = 0;
+    std::string name;
+};
+// nullopt when there is no such process in this PID namespace.
+std::optional<ProcessStat> process_stat(pid_t pid);
+using ProcessLookup = std::function<std::optional<ProcessStat>(pid_t)>;
 
 // `listed`: the PIDs with a context on the GPU; `own`: the referee's PID; `groups`: the
 // process groups of the baseline runner and of the solution's runner (and so of all the
 // solution started).
 GpuSharing classify_gpu_processes(const std::vector<pid_t> &listed, pid_t own, const std::vector<pid_t> &groups,
-                                  const ProcessLookup &lookup = process_group_and_name);
+                                  const ProcessLookup &lookup = process_stat);
 
 // "PID 4242 (python3), PID 4250 (train)".
 std::string describe_processes(const std::vector<GpuProcess> &processes);

@@ -16,9 +16,9 @@ namespace {
 
 // A made-up machine: PID → (group, name).
 ProcessLookup machine(std::vector<std::tuple<pid_t, pid_t, std::string>> processes) {
-    return [processes](pid_t pid) -> std::optional<std::pair<pid_t, std::string>> {
+    return [processes](pid_t pid) -> std::optional<ProcessStat> {
         for (const auto &[p, group, name] : processes)
-            if (p == pid) return std::make_pair(group, name);
+            if (p == pid) return ProcessStat{1, group, name};
         return std::nullopt;
     };
 }
@@ -47,10 +47,11 @@ TEST_CASE("a GPU list without the judge's own process (another PID namespace) na
     CHECK(classify_gpu_processes({}, 100, {200, 300}, lookup).others.empty());
 }
 
-TEST_CASE("/proc gives a process's group and its name, even a name with spaces and parentheses") {
-    const auto self = process_group_and_name(getpid());
+TEST_CASE("/proc gives a process's parent, group and name, even a name with spaces and parentheses") {
+    const auto self = process_stat(getpid());
     REQUIRE(self);
-    CHECK(self->first == getpgrp());
+    CHECK(self->parent == getppid());
+    CHECK(self->group == getpgrp());
     int ready[2];
     REQUIRE(pipe(ready) == 0);
     const pid_t child = fork();
@@ -63,11 +64,12 @@ TEST_CASE("/proc gives a process's group and its name, even a name with spaces a
     }
     char x;
     REQUIRE(read(ready[0], &x, 1) == 1);
-    const auto named = process_group_and_name(child);
+    const auto named = process_stat(child);
     kill(child, SIGKILL);
     waitpid(child, nullptr, 0);
     REQUIRE(named);
-    CHECK(named->first == child);
-    CHECK(named->second == "a) b (c");
-    CHECK_FALSE(process_group_and_name(child)); // reaped: gone
+    CHECK(named->parent == getpid());
+    CHECK(named->group == child);
+    CHECK(named->name == "a) b (c");
+    CHECK_FALSE(process_stat(child)); // reaped: gone
 }

@@ -2,6 +2,7 @@
 // every known-bad solution against the verdict it must get. Cases that need a GPU
 // print "[skipped: no GPU]" without one, which CTest counts as skipped.
 #include "channel/protocol.hpp"
+#include "core/gpu_sharing.hpp"
 #include "judge/os/process.hpp"
 
 #include <csignal>
@@ -328,16 +329,10 @@ pid_t start_with_output(const std::vector<std::string> &argv, const fs::path &ou
 int children_named(pid_t parent, const std::string &name) {
     int found = 0;
     for (const auto &entry : fs::directory_iterator("/proc")) {
-        std::ifstream stat(entry.path() / "stat");
-        std::string text;
-        if (!std::getline(stat, text)) continue;
-        const auto open = text.find('('), close = text.rfind(')');
-        if (open == std::string::npos || close == std::string::npos) continue;
-        std::istringstream rest(text.substr(close + 1));
-        std::string state;
-        long ppid = 0;
-        rest >> state >> ppid;
-        if (ppid == parent && text.substr(open + 1, close - open - 1) == name) ++found;
+        const std::string pid = entry.path().filename().string();
+        if (pid.find_first_not_of("0123456789") != std::string::npos) continue;
+        const auto stat = gemm::process_stat(std::stoi(pid));
+        if (stat && stat->parent == parent && stat->name == name) ++found;
     }
     return found;
 }

@@ -3,6 +3,7 @@
 // real protocol loop and the real confinement, misbehaving on purpose
 // (stand_in_runner.cpp). Every misbehaviour costs only the case it happened on, and no
 // verdict depends on what the solution's process says.
+#include "core/gpu_sharing.hpp"
 #include "judge/run/supervisor.hpp"
 #include "test_support.hpp"
 
@@ -10,8 +11,6 @@
 
 #include <cstdio>
 #include <filesystem>
-#include <fstream>
-#include <sstream>
 #include <thread>
 #include <unistd.h>
 
@@ -67,15 +66,10 @@ TEST_CASE("a well-behaved solution is AC by the referee's own check of C") {
 static int children_named(const std::string &name) {
     int found = 0;
     for (const auto &entry : std::filesystem::directory_iterator("/proc")) {
-        std::ifstream stat(entry.path() / "stat");
-        std::string text;
-        if (!std::getline(stat, text) || text.rfind(')') == std::string::npos) continue;
-        const auto open = text.find('('), close = text.rfind(')');
-        std::istringstream rest(text.substr(close + 2));
-        std::string state;
-        long parent = 0;
-        rest >> state >> parent;
-        if (parent == getpid() && text.substr(open + 1, close - open - 1) == name.substr(0, 15)) ++found;
+        const std::string pid = entry.path().filename().string();
+        if (pid.find_first_not_of("0123456789") != std::string::npos) continue;
+        const auto stat = process_stat(std::stoi(pid));
+        if (stat && stat->parent == getpid() && stat->name == name.substr(0, 15)) ++found;
     }
     return found;
 }
