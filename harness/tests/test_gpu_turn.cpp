@@ -9,6 +9,7 @@
 #include <csignal>
 #include <cstdlib>
 #include <sys/wait.h>
+#include <thread>
 #include <unistd.h>
 
 using namespace gemm;
@@ -61,6 +62,20 @@ TEST_CASE("a turn on the GPU nobody holds is taken at once and silently, and is 
     const auto second = GpuTurn::take(lock, [&](const std::string &) { ++tells; });
     CHECK(second->held());
     CHECK(tells == 0);
+}
+
+TEST_CASE("a wait is counted even when nobody is told of it") {
+    TempFolder folder;
+    const std::string lock = folder.at("gpu.lock");
+    auto holder = GpuTurn::take(lock, nullptr);
+    std::thread release([&] {
+        usleep(200 * 1000);
+        holder.reset();
+    });
+    const auto turn = GpuTurn::take(lock, nullptr);
+    release.join();
+    CHECK(turn->held());
+    CHECK(turn->waited_s() >= 0.15);
 }
 
 TEST_CASE("a turn whose lock file cannot be opened is not held, says why, and waits for nothing") {

@@ -35,7 +35,7 @@ std::unique_ptr<GpuTurn> GpuTurn::take(const std::string &path, const Tell &tell
         return turn;
     }
     const auto start = std::chrono::steady_clock::now();
-    bool told = false;
+    bool told = false, waited = false;
     // Polled, not a blocking flock: an interrupt then ends the judge at once, whatever its
     // handler does with restarted system calls.
     while (flock(fd, LOCK_EX | LOCK_NB) != 0) {
@@ -49,6 +49,7 @@ std::unique_ptr<GpuTurn> GpuTurn::take(const std::string &path, const Tell &tell
             close(fd);
             return turn;
         }
+        waited = true;
         if (!told && tell) {
             tell("waiting for the GPU: another judge" + describe_holder(fd) +
                  " is using it, and judges on one machine take turns so that neither times the other's work "
@@ -58,7 +59,7 @@ std::unique_ptr<GpuTurn> GpuTurn::take(const std::string &path, const Tell &tell
         std::this_thread::sleep_for(std::chrono::duration<double>(poll_s));
     }
     turn->fd_ = fd;
-    turn->waited_s_ = told ? std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() : 0.0;
+    turn->waited_s_ = waited ? std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() : 0.0;
     return turn;
 }
 
@@ -76,6 +77,9 @@ std::shared_ptr<const GpuTurn> GpuTurn::for_this_judge(bool wait) {
         wait ? take(gpu_turn_lock_path(), [](const std::string &text) { std::cerr << "judge: " << text << "\n"; })
              : try_take(gpu_turn_lock_path());
     if (!wait && !turn->held() && turn->why_not().rfind("another judge", 0) == 0) return nullptr;
+    // Judging goes on without a turn, but not silently: another judge could then time this one's work.
+    if (!turn->held())
+        std::cerr << "judge: judges on this machine cannot take turns on the GPU: " << turn->why_not() << "\n";
     return judge_wide = turn;
 }
 
