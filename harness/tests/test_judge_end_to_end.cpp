@@ -2,7 +2,7 @@
 // every known-bad solution against the verdict it must get. Cases that need a GPU
 // print "[skipped: no GPU]" without one, which CTest counts as skipped.
 #include "channel/protocol.hpp"
-#include "core/gpu_sharing.hpp"
+#include "test_support.hpp"
 #include "judge/os/process.hpp"
 
 #include <csignal>
@@ -325,18 +325,6 @@ pid_t start_with_output(const std::vector<std::string> &argv, const fs::path &ou
     return pid;
 }
 
-// The processes whose parent is `parent` and whose command is `name`.
-int children_named(pid_t parent, const std::string &name) {
-    int found = 0;
-    for (const auto &entry : fs::directory_iterator("/proc")) {
-        const std::string pid = entry.path().filename().string();
-        if (pid.find_first_not_of("0123456789") != std::string::npos) continue;
-        const auto stat = gemm::process_stat(std::stoi(pid));
-        if (stat && stat->parent == parent && stat->name == name) ++found;
-    }
-    return found;
-}
-
 } // namespace
 
 // Another process's kernels on the GPU cost the judge's empty call after a case's calls
@@ -366,7 +354,7 @@ int main() {
                                           dir / "judge.txt");
     // The solution's runner starts once the referee has measured the empty call (the second
     // gemm-runner): then the other program starts, while the case's calls run.
-    for (int i = 0; i < 3000 && children_named(judge, "gemm-runner") < 2; ++i) usleep(10 * 1000);
+    for (int i = 0; i < 3000 && gemm::test::children_named(judge, "gemm-runner") < 2; ++i) usleep(10 * 1000);
     const pid_t spinner = start_with_output({(dir / "gpu-spinner").string()}, dir / "spinner.txt");
     int status = 0;
     waitpid(judge, &status, 0);

@@ -3,7 +3,6 @@
 // real protocol loop and the real confinement, misbehaving on purpose
 // (stand_in_runner.cpp). Every misbehaviour costs only the case it happened on, and no
 // verdict depends on what the solution's process says.
-#include "core/gpu_sharing.hpp"
 #include "judge/run/supervisor.hpp"
 #include "test_support.hpp"
 
@@ -15,6 +14,7 @@
 #include <unistd.h>
 
 using namespace gemm;
+using gemm::test::children_named;
 using gemm::test::contains;
 using gemm::test::TempFolder;
 
@@ -62,18 +62,6 @@ TEST_CASE("a well-behaved solution is AC by the referee's own check of C") {
     CHECK(s.run_case(small_case("b")).verdict == Verdict::AC);
 }
 
-// Children of this process whose command is `name` (the stand-in referee, once started).
-static int children_named(const std::string &name) {
-    int found = 0;
-    for (const auto &entry : std::filesystem::directory_iterator("/proc")) {
-        const std::string pid = entry.path().filename().string();
-        if (pid.find_first_not_of("0123456789") != std::string::npos) continue;
-        const auto stat = process_stat(std::stoi(pid));
-        if (stat && stat->parent == getpid() && stat->name == name.substr(0, 15)) ++found;
-    }
-    return found;
-}
-
 TEST_CASE("while another judge has the GPU nothing starts, and start() waits for the turn, then judges and says how long") {
     setenv("GEMM_JUDGE_GPU_TURNS", "1", 1); // this process only: a CTest case runs alone in its own
     auto other_judge = GpuTurn::take(gpu_turn_lock_path(), nullptr);
@@ -83,7 +71,7 @@ TEST_CASE("while another judge has the GPU nothing starts, and start() waits for
     Supervisor s(stand_in.options);
     s.begin();
     usleep(200 * 1000);
-    CHECK(children_named("stand_in_referee") == 0);
+    CHECK(children_named(getpid(), "stand_in_referee") == 0);
     std::thread release([&] {
         usleep(300 * 1000);
         other_judge.reset();
@@ -92,7 +80,7 @@ TEST_CASE("while another judge has the GPU nothing starts, and start() waits for
     release.join();
     REQUIRE(start.ok);
     CHECK(start.waited_for_gpu_s >= 0.2);
-    CHECK(children_named("stand_in_referee") == 1);
+    CHECK(children_named(getpid(), "stand_in_referee") == 1);
     CHECK(s.run_case(small_case("after the wait")).verdict == Verdict::AC);
     // The judge holds its turn now: another judge's try fails until this one is done.
     CHECK_FALSE(GpuTurn::try_take(gpu_turn_lock_path())->held());

@@ -1,6 +1,7 @@
 // Helpers shared by the suites that work with files and child processes.
 #pragma once
 
+#include "core/gpu_sharing.hpp"
 #include "judge/os/process.hpp"
 
 #include <chrono>
@@ -39,6 +40,19 @@ struct TempFolder {
 };
 
 inline bool contains(const std::string &text, const std::string &part) { return text.find(part) != std::string::npos; }
+
+// How many processes whose parent is `parent` run the command `name` (as /proc shows it:
+// its first 15 bytes).
+inline int children_named(pid_t parent, const std::string &name) {
+    int found = 0;
+    for (const auto &entry : std::filesystem::directory_iterator("/proc")) {
+        const std::string pid = entry.path().filename().string();
+        if (pid.find_first_not_of("0123456789") != std::string::npos) continue;
+        const auto stat = process_stat(std::stoi(pid));
+        if (stat && stat->parent == parent && stat->name == name.substr(0, 15)) ++found;
+    }
+    return found;
+}
 
 // True (and the test reports "[skipped: no nvcc]", which CTest counts as skipped, never as
 // passed) when the nvcc these tests were built with cannot run.

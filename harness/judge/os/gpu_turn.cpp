@@ -1,11 +1,11 @@
 #include "judge/os/gpu_turn.hpp"
+#include "core/gpu_sharing.hpp"
 #include "judge/os/lock_file.hpp"
 
 #include <cerrno>
 #include <chrono>
 #include <cstdlib>
 #include <cstring>
-#include <fstream>
 #include <iostream>
 #include <sys/file.h>
 #include <thread>
@@ -15,19 +15,17 @@ namespace gemm {
 
 namespace {
 
-// "PID 4242 (gemm-judge)", or "" when the kernel does not name the holder.
+// " (PID 4242: gemm-judge)", or "" when the kernel does not name the holder.
 std::string describe_holder(int fd) {
     const auto pid = flock_holder(fd);
     if (!pid) return "";
-    std::ifstream comm("/proc/" + std::to_string(*pid) + "/comm");
-    std::string name;
-    std::getline(comm, name);
-    return " (PID " + std::to_string(*pid) + (name.empty() ? "" : ": " + name) + ")";
+    const auto stat = process_stat(*pid);
+    return " (PID " + std::to_string(*pid) + (stat && !stat->name.empty() ? ": " + stat->name : "") + ")";
 }
 
 } // namespace
 
-std::unique_ptr<GpuTurn> GpuTurn::take(const std::string &path, const Tell &tell, double poll_s) {
+std::unique_ptr<GpuTurn> GpuTurn::lock(const std::string &path, const Tell &tell, double poll_s, bool wait) {
     std::unique_ptr<GpuTurn> turn(new GpuTurn);
     const int fd = open_shared_lock_file(path);
     if (fd < 0) {
@@ -44,7 +42,8 @@ std::unique_ptr<GpuTurn> GpuTurn::take(const std::string &path, const Tell &tell
             close(fd);
             return turn;
         }
-        if (poll_s < 0) { // try_take
+        if (!wait) {
+            turn->held_by_another_ = true;
             turn->why_not_ = "another judge" + describe_holder(fd) + " holds it";
             close(fd);
             return turn;
@@ -63,7 +62,11 @@ std::unique_ptr<GpuTurn> GpuTurn::take(const std::string &path, const Tell &tell
     return turn;
 }
 
-std::unique_ptr<GpuTurn> GpuTurn::try_take(const std::string &path) { return take(path, nullptr, -1); }
+std::unique_ptr<GpuTurn> GpuTurn::take(const std::string &path, const Tell &tell, double poll_s) {
+    return lock(path, tell, poll_s, true);
+}
+
+std::unique_ptr<GpuTurn> GpuTurn::try_take(const std::string &path) { return lock(path, nullptr, 0, false); }
 
 std::shared_ptr<const GpuTurn> GpuTurn::for_this_judge(bool wait) {
     static std::shared_ptr<const GpuTurn> judge_wide;
@@ -76,7 +79,7 @@ std::shared_ptr<const GpuTurn> GpuTurn::for_this_judge(bool wait) {
     std::shared_ptr<const GpuTurn> turn =
         wait ? take(gpu_turn_lock_path(), [](const std::string &text) { std::cerr << "judge: " << text << "\n"; })
              : try_take(gpu_turn_lock_path());
-    if (!wait && !turn->held() && turn->why_not().rfind("another judge", 0) == 0) return nullptr;
+    if (turn->held_by_another_) return nullptr;
     // Judging goes on without a turn, but not silently: another judge could then time this one's work.
     if (!turn->held())
         std::cerr << "judge: judges on this machine cannot take turns on the GPU: " << turn->why_not() << "\n";

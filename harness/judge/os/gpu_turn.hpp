@@ -24,8 +24,7 @@ class GpuTurn {
     // Waits until no other holder of the lock file at `path` is alive, telling `tell` once
     // (with the holder's PID where the kernel says it) when it has to wait, then holds the
     // turn until destroyed. Never throws: a lock file that cannot be opened leaves the turn
-    // not held, with why_not() saying so, and nothing is waited for. A negative poll_s tries
-    // once (try_take).
+    // not held, with why_not() saying so, and nothing is waited for.
     static std::unique_ptr<GpuTurn> take(const std::string &path, const Tell &tell, double poll_s = 0.02);
     // The same without waiting: not held, why_not() saying so, when another judge holds it.
     static std::unique_ptr<GpuTurn> try_take(const std::string &path);
@@ -46,7 +45,10 @@ class GpuTurn {
 
   private:
     GpuTurn() = default;
+    // take() with `wait`; without it, one try.
+    static std::unique_ptr<GpuTurn> lock(const std::string &path, const Tell &tell, double poll_s, bool wait);
     int fd_ = -1;
+    bool held_by_another_ = false; // a try found another judge holding it
     double waited_s_ = 0;
     std::string why_not_;
 };

@@ -31,8 +31,7 @@ std::optional<pid_t> flock_holder(int fd) {
         std::istringstream words(line);
         std::vector<std::string> w;
         for (std::string word; words >> word;) w.push_back(word);
-        if (w.size() < 6 || w[1] == "->" || w[1] != "FLOCK") continue;
-        if (w[5] != file) continue;
+        if (w.size() < 6 || w[1] != "FLOCK" || w[5] != file) continue; // a waiter's w[1] is "->"
         try {
             const long pid = std::stol(w[4]);
             if (pid > 0) return static_cast<pid_t>(pid);
