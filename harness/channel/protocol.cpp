@@ -367,7 +367,9 @@ void to_json(json &j, const TimedRun &t) {
                {"empty_median_ms", t.empty_call.stands_in_for_ms ? t.empty_call.empty_median_ms : t.empty_call.median_ms},
                {"capped", t.empty_call.capped},
                {"stand_ins", t.empty_call.stand_ins},
-               {"interleaved", t.empty_call.interleaved}}},
+               {"interleaved", t.empty_call.interleaved},
+               {"solution_process_excess_ms", optional_ms(t.empty_call.solution_process_excess_ms)},
+               {"solution_process_samples", t.empty_call.solution_process_samples}}},
              {"phases_ms", t.median_phases},
              {"own_events_ms", optional_ms(t.own_events_ms)},
              {"own_events_samples_ms", t.own_events_samples_ms},
@@ -402,6 +404,8 @@ void from_json(const json &j, TimedRun &t) {
         if (const auto k = e->find("stand_ins"); k != e->end() && k->is_array())
             t.empty_call.stand_ins = k->get<std::vector<StandInCost>>();
         t.empty_call.interleaved = e->value("interleaved", false);
+        t.empty_call.solution_process_excess_ms = optional_ms(*e, "solution_process_excess_ms");
+        t.empty_call.solution_process_samples = e->value("solution_process_samples", 0);
     }
     if (const auto p = j.find("phases_ms"); p != j.end() && p->is_object()) p->get_to(t.median_phases);
     t.own_events_ms = optional_ms(j, "own_events_ms");

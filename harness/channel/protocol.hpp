@@ -68,6 +68,9 @@ constexpr const char *hello = "hello";   // {device, failure}: the referee is re
 constexpr const char *runner = "runner"; // {solve_error, lost, why}: the solution's runner said hello (or not)
 constexpr const char *call = "call";     // solve() is about to run: the case's time limit applies
 constexpr const char *judge = "judge";   // the judge's own work: reference, checks, transfers
+// The judge's stand-in kernel is about to run in the solution's process: no call of
+// solve(), but that process runs, so the case's time limit applies.
+constexpr const char *stand_in = "stand_in";
 constexpr const char *result = "result"; // {result, worker_exits}
 } // namespace event
 

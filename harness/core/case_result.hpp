@@ -6,6 +6,7 @@
 #include "core/stats.hpp"
 #include "core/verdict.hpp"
 
+#include <cmath>
 #include <optional>
 #include <vector>
 #include <string>
@@ -61,6 +62,18 @@ struct EmptyCall {
     // least half of it; made between its calls: median_ms and spread_ms are of them all.
     std::vector<StandInCost> stand_ins{};
     bool interleaved = false; // the stand-ins were made between the run's own calls (core/interleaved_stand_ins.hpp)
+    // A solution's run with interleaved stand-ins: the same turns made in the solution's own
+    // process too, and what they cost there less what they cost in the baseline's (medians).
+    // The path's cost belongs to the process that makes the call (H200: a few µs apart, a
+    // different few in each run), so this is how far the offset moves on its way into the
+    // solution's process. That process is not trusted (it could slow them down), so this
+    // is never taken off a time: it only widens the offset's spread where the clock is
+    // held against the solution's own events (core/events_cross_check.hpp).
+    std::optional<double> solution_process_excess_ms{};
+    int solution_process_samples = 0;
+    // The offset's spread as it applies to the solution's calls: its own, plus how far the
+    // path's cost moved into the solution's process.
+    double spread_in_solution_process_ms() const { return spread_ms + std::fabs(solution_process_excess_ms.value_or(0)); }
 };
 
 struct TimedRun {

@@ -107,10 +107,16 @@ EmptyCall settle_stand_ins(const EmptyCall &empty, const std::vector<std::pair<S
 
 EmptyCall settle_interleaved_stand_ins(const EmptyCall &empty, const EmptyCall &pooled,
                                        const std::vector<std::pair<StandInKind, EmptyCall>> &by_kind,
-                                       double length_ms) {
+                                       double length_ms, const std::optional<EmptyCall> &in_solution_process) {
     EmptyCall used = settle_stand_in(empty, pooled, length_ms);
     for (const auto &[kind, cost] : by_kind) used.stand_ins.push_back(listed(kind, settle_stand_in(empty, cost, length_ms)));
     used.interleaved = true;
+    // Against the baseline's measured cost, not the capped one: the two processes' paths
+    // are what is compared.
+    if (in_solution_process) {
+        used.solution_process_excess_ms = in_solution_process->median_ms - pooled.median_ms;
+        used.solution_process_samples = in_solution_process->samples;
+    }
     return used;
 }
 

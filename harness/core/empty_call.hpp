@@ -69,9 +69,12 @@ EmptyCall settle_stand_ins(const EmptyCall &empty, const std::vector<std::pair<S
                            double length_ms);
 // Stand-ins made between the run's calls (core/interleaved_stand_ins.hpp): their pooled
 // cost, capped as one stand-in is, is taken off, and its spread is theirs; each kind's is
-// listed beside it, capped on its own.
+// listed beside it, capped on its own. in_solution_process: the same turns made in the
+// solution's process, when enough were; what they cost beyond the baseline's pooled cost
+// is kept beside (EmptyCall::solution_process_excess_ms), never taken off.
 EmptyCall settle_interleaved_stand_ins(const EmptyCall &empty, const EmptyCall &pooled,
                                        const std::vector<std::pair<StandInKind, EmptyCall>> &by_kind,
-                                       double length_ms);
+                                       double length_ms,
+                                       const std::optional<EmptyCall> &in_solution_process = std::nullopt);
 
 } // namespace gemm

@@ -19,7 +19,7 @@ std::optional<EventsCrossCheck> cross_check_events(const TimedRun &run) {
     EventsCrossCheck c;
     c.clock_ms = run.stats.median_ms;
     c.events_ms = *run.own_events_ms;
-    c.tolerance_ms = std::max(relative_tolerance * c.events_ms, run.empty_call.spread_ms);
+    c.tolerance_ms = std::max(relative_tolerance * c.events_ms, run.empty_call.spread_in_solution_process_ms());
     c.agree = std::fabs(c.difference_ms()) <= c.tolerance_ms;
     return c;
 }

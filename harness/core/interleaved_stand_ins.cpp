@@ -34,6 +34,8 @@ void InterleavedStandIns::record(const StandInTurn &turn, double cost_ms) {
     lengths_ms_.push_back(turn.length_ms);
 }
 
+void InterleavedStandIns::record_in_solution_process(double cost_ms) { solution_process_costs_.push_back(cost_ms); }
+
 namespace {
 
 EmptyCall cost_of(const std::vector<double> &ms) {
@@ -51,6 +53,11 @@ EmptyCall InterleavedStandIns::pooled() const {
     std::vector<double> ms;
     for (const auto &[kind, cost] : costs_) ms.push_back(cost);
     return cost_of(ms);
+}
+
+std::optional<EmptyCall> InterleavedStandIns::pooled_in_solution_process() const {
+    if (static_cast<int>(solution_process_costs_.size()) < enough) return std::nullopt;
+    return cost_of(solution_process_costs_);
 }
 
 std::vector<std::pair<StandInKind, EmptyCall>> InterleavedStandIns::measured() const {

@@ -42,12 +42,17 @@ class InterleavedStandIns {
     std::optional<StandInTurn> after_call(double raw_ms);
     // What a kept stand-in call of the turn cost beyond its own work.
     void record(const StandInTurn &turn, double cost_ms);
+    // The same turn made again in the solution's own process (a solution's run): what a
+    // kept call of it cost there. Compared, never taken off (that process is not trusted).
+    void record_in_solution_process(double cost_ms);
 
     // Whether enough were kept to stand in (else a batch after the run does).
     bool enough_made() const { return static_cast<int>(costs_.size()) >= enough; }
     // Every kept call's cost together: what the run's calls paid (its median and spread),
     // the kinds pooled, since a kind's four calls are too few for a median of their own.
     EmptyCall pooled() const;
+    // The solution's process's kept calls pooled alike; none when fewer than `enough`.
+    std::optional<EmptyCall> pooled_in_solution_process() const;
     // The same a kind at a time, shown beside it (how far the kinds' costs lie apart);
     // none when too few were made. length_ms: the median length they stood in for.
     std::vector<std::pair<StandInKind, EmptyCall>> measured() const;
@@ -61,6 +66,7 @@ class InterleavedStandIns {
     std::vector<double> raw_ms_;
     int calls_since_stand_in_ = 0;
     std::vector<std::pair<StandInKind, double>> costs_;
+    std::vector<double> solution_process_costs_;
     std::vector<double> lengths_ms_;
     int turns_ = 0;
 };

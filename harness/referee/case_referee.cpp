@@ -159,7 +159,9 @@ CallSample CaseReferee::call(Runner &runner, Problem &p, RunnerWork work, int ca
     map_arena(runner);
     p.prepare_call();
     clock_.flush_l2();
-    if (runner.is_solution) judge_.send({{"event", event::call}});
+    // The judge's own stand-in kernel in the solution's process is no call of solve(), but
+    // that process runs, so the case's time limit applies to it too.
+    if (runner.is_solution) judge_.send({{"event", work == RunnerWork::StandIn ? event::stand_in : event::call}});
     CallOrder order = p.order(work);
     order.stand_in_ns = static_cast<unsigned long long>(stand_in_ms * 1e6);
     order.stand_in_kind = kind;
@@ -286,7 +288,7 @@ void CaseReferee::run_timed_calls(Problem &p, const CaseRequest &request, CaseRe
         }
         const bool warm_up = sampler.warming_up();
         sampler.record(sample);
-        if (!warm_up) clock.measure(&PhaseTimes::timing, [&] { stand_in_between(p, stand_ins, sample.ms); });
+        if (!warm_up) clock.measure(&PhaseTimes::timing, [&] { stand_in_between(p, stand_ins, sample.ms, true); });
     }
     r.timing = sampler.result();
     r.timing->sm_clock_mhz = current_sm_clock_mhz();
@@ -301,7 +303,7 @@ TimedRun CaseReferee::time_cublas(Problem &p, const SamplingRule &rule, bool sta
         sample.throttled = gpu_reports_slowdown();
         const bool warm_up = sampler.warming_up();
         sampler.record(sample);
-        if (!warm_up) stand_in_between(p, stand_ins, sample.ms);
+        if (!warm_up) stand_in_between(p, stand_ins, sample.ms, false);
     }
     TimedRun run = sampler.result();
     run.sm_clock_mhz = current_sm_clock_mhz();
@@ -318,14 +320,24 @@ std::optional<InterleavedStandIns> CaseReferee::interleaving_for(const Problem &
 
 // Stand-ins of the run's length between two of its calls, when a turn is due
 // (core/interleaved_stand_ins.hpp): they see the moment the run's calls see; the first of
-// a turn, which pays for the change of process, is not kept.
-void CaseReferee::stand_in_between(Problem &p, std::optional<InterleavedStandIns> &stand_ins, double raw_ms) {
+// a turn, which pays for the change of process, is not kept. A solution's run gets the
+// same turn in its own process after the baseline's: what the path costs there, which no
+// process of the judge's can measure for it (kept beside the offset, never taken off),
+// and the solution's next call then follows a call of its own process, as its others do.
+void CaseReferee::stand_in_between(Problem &p, std::optional<InterleavedStandIns> &stand_ins, double raw_ms,
+                                   bool in_solution_process_too) {
     if (!stand_ins) return;
     const std::optional<StandInTurn> turn = stand_ins->after_call(raw_ms);
     if (!turn) return;
+    const auto beyond_work = [](const CallSample &s) { return s.ms - std::min(s.own_events_ms.value_or(0.0), s.ms); };
     for (int i = 0; i < turn->calls; ++i) {
         const CallSample s = call(baseline_, p, RunnerWork::StandIn, 0, turn->length_ms, turn->kind);
-        if (i > 0) stand_ins->record(*turn, s.ms - std::min(s.own_events_ms.value_or(0.0), s.ms));
+        if (i > 0) stand_ins->record(*turn, beyond_work(s));
+    }
+    if (!in_solution_process_too) return;
+    for (int i = 0; i < turn->calls; ++i) {
+        const CallSample s = call(solution_, p, RunnerWork::StandIn, 0, turn->length_ms, turn->kind);
+        if (i > 0) stand_ins->record_in_solution_process(beyond_work(s));
     }
 }
 
@@ -363,7 +375,8 @@ void CaseReferee::settle_offset(Problem &p, CaseResult &r, const RunStandIns &in
         const std::optional<InterleavedStandIns> &between = run == &r.timing ? interleaved.solution : interleaved.cublas;
         if (between && between->enough_made()) {
             subtract_empty_call(**run, settle_interleaved_stand_ins(decision.used, between->pooled(), between->measured(),
-                                                                   between->length_ms()));
+                                                                   between->length_ms(),
+                                                                   between->pooled_in_solution_process()));
             continue;
         }
         const double length_ms = stand_in_length_ms((*run)->stats.median_ms, decision.used);

@@ -67,7 +67,8 @@ class CaseReferee {
     TimedRun time_cublas(Problem &p, const SamplingRule &rule, bool stand_ins_between,
                          std::optional<InterleavedStandIns> &stand_ins);
     std::optional<InterleavedStandIns> interleaving_for(const Problem &p, const SamplingRule &rule) const;
-    void stand_in_between(Problem &p, std::optional<InterleavedStandIns> &stand_ins, double raw_ms);
+    void stand_in_between(Problem &p, std::optional<InterleavedStandIns> &stand_ins, double raw_ms,
+                          bool in_solution_process_too);
     void settle_offset(Problem &p, CaseResult &r, const RunStandIns &interleaved);
     [[noreturn]] void blame_busy_gpu(const std::string &why);
     cublasHandle_t cublas();

@@ -260,8 +260,29 @@ TEST_CASE("rounds repeat until every shape is steady, at least twice, and stop w
     CHECK(pooled.timed_run().stats.samples == 8);
     CHECK(pooled.timed_run().raw_samples_ms.size() == 8);
     CHECK(pooled.timed_run().empty_call.median_ms == 0.5); // the largest round's, reported
+    CHECK_FALSE(pooled.timed_run().empty_call.solution_process_excess_ms);
     CHECK(pooled.rounds_ms == Rounds{{1.0, 1.0, 1.0, 1.0}, {2.0, 2.0, 2.0, 2.0}});
     CHECK(pooled.spread() == doctest::Approx(2.0 / 3.0 * 1.5).epsilon(0.5)); // two clusters: a wide spread
+}
+
+TEST_CASE("of the rounds' moves of the path into the solution's process, the pooled run keeps the widest") {
+    PooledTiming pooled;
+    TimedRun round;
+    round.samples_ms = {0.2, 0.2};
+    round.raw_samples_ms = {0.5, 0.5};
+    round.empty_call = EmptyCall{0.3, 0.001, 12, true};
+    round.empty_call.solution_process_excess_ms = -0.004;
+    pooled.add(round);
+    round.empty_call = EmptyCall{0.31, 0.001, 12, true}; // the larger offset, reported
+    round.empty_call.solution_process_excess_ms = 0.001;
+    pooled.add(round);
+    round.empty_call = EmptyCall{0.305, 0.001, 12, true};
+    round.empty_call.solution_process_excess_ms.reset(); // a round that made none
+    pooled.add(round);
+    const EmptyCall e = pooled.timed_run().empty_call;
+    CHECK(e.median_ms == 0.31);
+    REQUIRE(e.solution_process_excess_ms);
+    CHECK(*e.solution_process_excess_ms == -0.004);
 }
 
 TEST_CASE("a pooled run's own events are summarized as its clock is: every round's calls pooled") {

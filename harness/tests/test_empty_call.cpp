@@ -188,4 +188,23 @@ TEST_CASE("stand-ins between the run's calls: their pooled cost is taken off, ea
     const EmptyCall slowed = settle_interleaved_stand_ins(costing(0.352), costing(0.9), {}, 0.5);
     CHECK(slowed.capped);
     CHECK(slowed.median_ms == doctest::Approx(0.392));
+    CHECK_FALSE(used.solution_process_excess_ms);
+    CHECK(used.spread_in_solution_process_ms() == 0.006);
+}
+
+TEST_CASE("stand-ins made in the solution's process too: how much more they cost there is kept beside, never taken off") {
+    const EmptyCall pooled = costing(0.380, 0.001);
+    EmptyCall there = costing(0.3775, 0.004);
+    there.samples = 10;
+    const EmptyCall used = settle_interleaved_stand_ins(costing(0.352), pooled, {}, 0.5, there);
+    CHECK(used.median_ms == 0.380); // the baseline's, whatever the solution's process says
+    CHECK(used.spread_ms == 0.001);
+    REQUIRE(used.solution_process_excess_ms);
+    CHECK(*used.solution_process_excess_ms == doctest::Approx(-0.0025));
+    CHECK(used.solution_process_samples == 10);
+    CHECK(used.spread_in_solution_process_ms() == doctest::Approx(0.0035)); // its own spread, and how far it moved
+    // Against the baseline's measured cost, not its cap: the two paths are compared.
+    const EmptyCall slowed = settle_interleaved_stand_ins(costing(0.352), costing(0.9), {}, 0.5, costing(0.91));
+    CHECK(slowed.capped);
+    CHECK(*slowed.solution_process_excess_ms == doctest::Approx(0.01));
 }

@@ -78,6 +78,24 @@ TEST_CASE("the offset's spread widens the tolerance where 1% is smaller") {
     CHECK(check->agree);
 }
 
+TEST_CASE("how far the path's cost moved into the solution's process widens the tolerance, and moves no time") {
+    // rung 11 at 2048³ on the H200 (run S3): clock 2 µs over its events, 1% of them 1.83 µs,
+    // the stand-ins' spread 1 µs; in the solution's process they cost 1.5 µs more.
+    TimedRun run = run_of({timed(0.52122, 0.18322)}, 0.336, 0.001);
+    const auto without = cross_check_events(run);
+    REQUIRE(without);
+    CHECK(without->tolerance_ms == doctest::Approx(0.0018322));
+    CHECK_FALSE(without->agree);
+    run.empty_call.solution_process_excess_ms = 0.0015;
+    const auto with = cross_check_events(run);
+    REQUIRE(with);
+    CHECK(with->tolerance_ms == doctest::Approx(0.0025));
+    CHECK(with->agree);
+    CHECK(with->clock_ms == doctest::Approx(0.18522)); // the time is the clock's, as before
+    run.empty_call.solution_process_excess_ms = -0.0015; // cheaper there: as far the other way
+    CHECK(cross_check_events(run)->agree);
+}
+
 TEST_CASE("a runner's figure never changes the time: a claim of zero leaves the median as measured") {
     const TimedRun run = run_of({timed(3.1, 0.0), timed(3.1, 0.0), timed(3.1, 0.0)}, 0.5, 0.001);
     CHECK(run.stats.median_ms == doctest::Approx(2.6));

@@ -105,3 +105,18 @@ TEST_CASE("the kept calls pooled: their median and spread, one outlier among the
     CHECK(pooled.median_ms == doctest::Approx(0.415));
     CHECK(pooled.spread_ms < 0.03); // the shared-memory kind alone: 0.43 and 0.90
 }
+
+TEST_CASE("the same turns in the solution's process are pooled apart from the baseline's, and only once there are enough") {
+    InterleavedStandIns between(0.37, rule(0.3, 100));
+    const double costs[] = {0.40, 0.41, 0.43, 0.45, 0.41, 0.42};
+    REQUIRE(record_costs(between, costs) == 6);
+    for (double ms : {0.402, 0.404, 0.406, 0.408, 0.410}) between.record_in_solution_process(ms);
+    CHECK_FALSE(between.pooled_in_solution_process()); // five: too few
+    between.record_in_solution_process(0.412);
+    const auto there = between.pooled_in_solution_process();
+    REQUIRE(there);
+    CHECK(there->samples == 6);
+    CHECK(there->median_ms == doctest::Approx(0.407));
+    CHECK(between.pooled().median_ms == doctest::Approx(0.415)); // the baseline's own, unchanged
+    CHECK(between.pooled().samples == 6);
+}

@@ -5,6 +5,7 @@
 #include "test_support.hpp"
 #include "judge/os/process.hpp"
 
+#include <cmath>
 #include <csignal>
 #include <cstdlib>
 #include <doctest/doctest.h>
@@ -278,6 +279,35 @@ TEST_CASE("the seed kernels are AC on every default case") {
             CHECK(c["verdict"] == "AC");
         }
     }
+}
+
+// A short run's stand-ins are made in the solution's process too (referee/case_referee.cpp):
+// what they cost there beyond the baseline's is kept beside the offset and widens the
+// tolerance the clock is held to against the solution's own events; it is never in a time.
+TEST_CASE("a short run's stand-ins in the solution's process are reported beside the offset and widen only the cross-check") {
+    REQUIRE_GPU();
+    const auto run = run_judge(source_dir + "/solutions/09-h200-tuned.cu",
+                               {"--case", "rank/02-cube-2048", "--no-history"}, "stand-ins-in-solution-process");
+    CHECK(run.exit_code == 0);
+    REQUIRE(run.report.is_object());
+    REQUIRE(run.report["cases"].size() == 1);
+    const json &c = run.report["cases"][0];
+    CAPTURE(c.dump());
+    CHECK(c["verdict"] == "AC");
+    const json &e = c["timing"]["empty_call"];
+    CHECK(e["interleaved"] == true);
+    REQUIRE(e["solution_process_excess_ms"].is_number());
+    const double excess = e["solution_process_excess_ms"].get<double>();
+    CHECK(std::fabs(excess) < 0.05); // a few µs on the H200: the same path, another process
+    CHECK(e["solution_process_samples"].get<int>() >= 6);
+    const json &x = c["own_events_cross_check"];
+    CHECK(x["tolerance_ms"].get<double>() >= e["spread_ms"].get<double>() + std::fabs(excess) - 1e-12);
+    // The time is the clock's: the raw median less the baseline's offset, whatever the solution's process paid.
+    const auto &raw = c["timing"]["raw_samples_ms"], &kept = c["timing"]["samples_ms"];
+    REQUIRE(raw.size() == kept.size());
+    for (std::size_t i = 0; i < raw.size(); ++i)
+        CHECK(kept[i].get<double>() == doctest::Approx(raw[i].get<double>() - e["median_ms"].get<double>()));
+    CHECK(run.output.find("made in its own process too") != std::string::npos);
 }
 
 // Two judges at once would each time the other's work, and the empty call measured after

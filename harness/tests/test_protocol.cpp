@@ -232,6 +232,17 @@ TEST_CASE("a stand-in's cost comes back with its length, the empty call beside i
     CHECK(back.empty_call.stand_ins.empty());
 }
 
+TEST_CASE("what the stand-ins cost in the solution's process beyond the baseline's comes back, absent when not made") {
+    auto t = sample_timing();
+    CHECK_FALSE(round_trip(t).empty_call.solution_process_excess_ms);
+    t.empty_call.solution_process_excess_ms = -0.00225;
+    t.empty_call.solution_process_samples = 10;
+    const auto back = round_trip(t);
+    REQUIRE(back.empty_call.solution_process_excess_ms);
+    CHECK(*back.empty_call.solution_process_excess_ms == -0.00225);
+    CHECK(back.empty_call.solution_process_samples == 10);
+}
+
 TEST_CASE("a short run's stand-ins of every kind come back, each with its own cost and cap") {
     auto t = sample_timing();
     t.empty_call.stands_in_for_ms = 0.21;

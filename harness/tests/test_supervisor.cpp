@@ -119,6 +119,24 @@ TEST_CASE("a solution whose call overruns its limit gets TLE and is killed") {
     CHECK(r.wall_seconds < 5.0);
 }
 
+TEST_CASE("a stand-in call in the solution's process is no call of solve(): it leaves the calls' count and the verdict alone") {
+    StandIn stand_in("ok");
+    Supervisor s(stand_in.options);
+    const auto r = s.run_case(small_case("stand-in-first"));
+    CHECK(r.verdict == Verdict::AC);
+}
+
+TEST_CASE("a solution's process kept from returning from the judge's stand-in call gets TLE that says so, and is killed") {
+    StandIn stand_in("hang-in-stand-in");
+    Supervisor s(stand_in.options);
+    const auto r = s.run_case(small_case("stand-in-first", 0.3));
+    CHECK(r.verdict == Verdict::TLE);
+    CHECK(contains(r.detail, "a stand-in call the judge made in the solution's process before any call of solve() "
+                             "ran past the time limit"));
+    CHECK(contains(r.detail, "kept it from returning"));
+    CHECK(r.wall_seconds < 5.0);
+}
+
 TEST_CASE("a solution killed by a signal gets RE naming the signal and the call") {
     StandIn stand_in("crash-in-call");
     Supervisor s(stand_in.options);

@@ -2,6 +2,7 @@
 #include "core/stats.hpp"
 
 #include <algorithm>
+#include <cmath>
 
 namespace gemm {
 
@@ -16,7 +17,14 @@ void PooledTiming::add(const TimedRun &run) {
     samples_ms.insert(samples_ms.end(), run.samples_ms.begin(), run.samples_ms.end());
     raw_samples_ms.insert(raw_samples_ms.end(), run.raw_samples_ms.begin(), run.raw_samples_ms.end());
     rounds_ms.push_back(run.samples_ms);
+    // Of the path's move into the solution's process, the widest of any round's: the
+    // pooled calls paid every round's.
+    std::optional<double> excess = run.empty_call.solution_process_excess_ms;
+    if (rounds_ms.size() > 1 && empty_call.solution_process_excess_ms &&
+        (!excess || std::fabs(*empty_call.solution_process_excess_ms) > std::fabs(*excess)))
+        excess = empty_call.solution_process_excess_ms;
     if (rounds_ms.size() == 1 || run.empty_call.median_ms > empty_call.median_ms) empty_call = run.empty_call;
+    empty_call.solution_process_excess_ms = excess;
     sm_clock_mhz = std::max(sm_clock_mhz, run.sm_clock_mhz);
     own_events_samples_ms.insert(own_events_samples_ms.end(), run.own_events_samples_ms.begin(),
                                  run.own_events_samples_ms.end());

@@ -26,7 +26,8 @@ struct PooledTiming {
     std::vector<double> samples_ms;     // every round's, in order
     std::vector<double> raw_samples_ms; // the same before each round's empty call was taken off
     Rounds rounds_ms;                   // the same calls round by round: how far the rounds agree
-    EmptyCall empty_call;               // the largest of the rounds' (each round takes off its own)
+    EmptyCall empty_call;               // the largest of the rounds' (each round takes off its own), with the widest
+                                        // move of the path into the solution's process of any round
     int sm_clock_mhz = 0;
     // Every round's own events call by call, beside samples_ms.
     std::vector<double> own_events_samples_ms;

@@ -178,6 +178,8 @@ std::string format_clock(const std::vector<CaseResult> &results) {
     double least = 0, most = 0, widest_spread = 0, most_excess = 0;
     int cases = 0, after_solution = 0, stood_in = 0, capped = 0, several_kinds = 0, between_calls = 0;
     double widest_kinds = 0;
+    int in_solution_process = 0;
+    double least_excess = 0, most_excess_there = 0;
     for (const auto &r : results) {
         for (const std::optional<TimedRun> *run : {&r.timing, &r.baseline}) {
             if (!*run) continue;
@@ -196,6 +198,12 @@ std::string format_clock(const std::vector<CaseResult> &results) {
                 widest_kinds = std::max(widest_kinds, e.spread_ms);
             }
             capped += e.capped;
+            if (e.solution_process_excess_ms) {
+                const double excess = *e.solution_process_excess_ms;
+                least_excess = in_solution_process == 0 ? excess : std::min(least_excess, excess);
+                most_excess_there = in_solution_process == 0 ? excess : std::max(most_excess_there, excess);
+                ++in_solution_process;
+            }
             ++cases;
         }
     }
@@ -214,6 +222,11 @@ std::string format_clock(const std::vector<CaseResult> &results) {
                           "offset's spread up to %.3f ms",
                           several_kinds, between_calls, several_kinds - between_calls, widest_kinds);
     if (capped > 0) text += formatted("; in %d run(s) the stand-in cost more than its length explains, and was capped", capped);
+    if (in_solution_process > 0)
+        text += formatted("; for %d of the solution's runs the same stand-ins were made in its own process too, and "
+                          "cost %+.1f … %+.1f µs more there (never taken off: that process is not trusted; the "
+                          "cross-check below counts it in the offset's spread)",
+                          in_solution_process, 1e3 * least_excess, 1e3 * most_excess_there);
     if (after_solution > 0)
         text += formatted("; in %d case(s) the empty call measured after the solution's calls was smaller and used",
                           after_solution);

@@ -408,6 +408,16 @@ CaseResult Supervisor::run_case_once(const TestCase &tc, const CasePolicy &polic
                                                                        " of solve() ran past the time limit of " +
                                                                        format_seconds(call_limit) +
                                                                        " (the solution's process was killed)"));
+            if (phase == Phase::StandIn)
+                return finish(ended_early(
+                    CaseEnding::CallOverran,
+                    "a stand-in call the judge made in the solution's process " +
+                        (call_index > 0 ? "after call " + std::to_string(call_index) + " of solve()"
+                                        : std::string("before any call of solve()")) +
+                        " ran past the time limit of " +
+                        format_seconds(call_limit) +
+                        ": the judge's own kernel there takes milliseconds, so the solution's process kept it from "
+                        "returning (it was killed)"));
             return finish(ended_early(CaseEnding::JudgeFailed, "the judge's own work on this case took over " +
                                                                    format_seconds(options_.judge_phase_limit_s)));
         }
@@ -427,6 +437,9 @@ CaseResult Supervisor::run_case_once(const TestCase &tc, const CasePolicy &polic
             if (kind == event::call) {
                 phase = Phase::Solve;
                 ++call_index;
+                deadline = after(call_limit);
+            } else if (kind == event::stand_in) {
+                phase = Phase::StandIn;
                 deadline = after(call_limit);
             } else if (kind == event::judge) {
                 phase = Phase::Judge;

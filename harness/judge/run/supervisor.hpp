@@ -86,7 +86,7 @@ class Supervisor {
     const CaseRuns &case_runs() const { return case_runs_; }
 
   private:
-    enum class Phase { Judge, Solve };
+    enum class Phase { Judge, Solve, StandIn };
     struct Output {
         int fd = -1;
         std::string tail;
