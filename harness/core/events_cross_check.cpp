@@ -26,7 +26,8 @@ std::optional<EventsCrossCheck> cross_check_events(const TimedRun &run) {
 
 std::string describe(const EventsCrossCheck &c) {
     const double percent = c.events_ms > 0 ? 100.0 * c.difference_ms() / c.events_ms : 0;
-    return formatted("clock %.3f ms, own events %.3f ms (%+.1f%%)", c.clock_ms, c.events_ms, percent);
+    return formatted("clock %.3f ms, own events %.3f ms (%+.1f µs, %+.1f%%; allowed ±%.1f µs)", c.clock_ms, c.events_ms,
+                     1e3 * c.difference_ms(), percent, 1e3 * c.tolerance_ms);
 }
 
 } // namespace gemm
