@@ -363,3 +363,25 @@ TEST_CASE("the judge's own time: each part in seconds, the rest what no part nam
                                 "0.25 s, compile 1.25 s, waiting for the referee's empty calls 0.50 s, the solution's "
                                 "process 0.20 s, 47 case run(s) 6.50 s, the rest 0.30 s\n");
 }
+
+TEST_CASE("the clock line names how far the stand-ins in the solution's process moved, and the cross-check counts it") {
+    std::vector<CaseResult> results(2);
+    for (std::size_t i = 0; i < results.size(); ++i) {
+        TimedRun run;
+        run.stats.samples = 10;
+        run.stats.median_ms = 0.1850;
+        run.own_events_ms = 0.1830;
+        run.empty_call.median_ms = 0.336;
+        run.empty_call.spread_ms = 0.001;
+        run.empty_call.interleaved = true;
+        run.empty_call.solution_process_excess_ms = i == 0 ? -0.0070 : 0.0015;
+        results[i].name = "rank/0" + std::to_string(i);
+        results[i].timing = run;
+    }
+    const std::string text = format_clock(results);
+    CAPTURE(text);
+    CHECK(text.find("for 2 of the solution's runs the same stand-ins were made in its own process too, and cost "
+                    "-7.0 … +1.5 µs more there") != std::string::npos);
+    // 2 µs off: past 1% (1.83 µs) and the spread (1 µs) alone, within the spread and the 1.5 µs move.
+    CHECK(text.find("agree with the clock (within 1% or the offset's spread) in 2 of 2") != std::string::npos);
+}

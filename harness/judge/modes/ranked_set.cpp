@@ -13,16 +13,24 @@ std::vector<TestCase> ranked_cases(const JudgeOptions &options) {
     return ranked;
 }
 
+namespace {
+
+// The one of larger size; either, when only one was measured.
+std::optional<double> wider(const std::optional<double> &a, const std::optional<double> &b) {
+    if (!a || !b) return a ? a : b;
+    return std::fabs(*b) > std::fabs(*a) ? b : a;
+}
+
+} // namespace
+
 void PooledTiming::add(const TimedRun &run) {
     samples_ms.insert(samples_ms.end(), run.samples_ms.begin(), run.samples_ms.end());
     raw_samples_ms.insert(raw_samples_ms.end(), run.raw_samples_ms.begin(), run.raw_samples_ms.end());
     rounds_ms.push_back(run.samples_ms);
     // Of the path's move into the solution's process, the widest of any round's: the
     // pooled calls paid every round's.
-    std::optional<double> excess = run.empty_call.solution_process_excess_ms;
-    if (rounds_ms.size() > 1 && empty_call.solution_process_excess_ms &&
-        (!excess || std::fabs(*empty_call.solution_process_excess_ms) > std::fabs(*excess)))
-        excess = empty_call.solution_process_excess_ms;
+    const std::optional<double> excess =
+        wider(empty_call.solution_process_excess_ms, run.empty_call.solution_process_excess_ms);
     if (rounds_ms.size() == 1 || run.empty_call.median_ms > empty_call.median_ms) empty_call = run.empty_call;
     empty_call.solution_process_excess_ms = excess;
     sm_clock_mhz = std::max(sm_clock_mhz, run.sm_clock_mhz);

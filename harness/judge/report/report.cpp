@@ -179,7 +179,7 @@ std::string format_clock(const std::vector<CaseResult> &results) {
     int cases = 0, after_solution = 0, stood_in = 0, capped = 0, several_kinds = 0, between_calls = 0;
     double widest_kinds = 0;
     int in_solution_process = 0;
-    double least_excess = 0, most_excess_there = 0;
+    double least_process_excess = 0, most_process_excess = 0;
     for (const auto &r : results) {
         for (const std::optional<TimedRun> *run : {&r.timing, &r.baseline}) {
             if (!*run) continue;
@@ -200,8 +200,8 @@ std::string format_clock(const std::vector<CaseResult> &results) {
             capped += e.capped;
             if (e.solution_process_excess_ms) {
                 const double excess = *e.solution_process_excess_ms;
-                least_excess = in_solution_process == 0 ? excess : std::min(least_excess, excess);
-                most_excess_there = in_solution_process == 0 ? excess : std::max(most_excess_there, excess);
+                least_process_excess = in_solution_process == 0 ? excess : std::min(least_process_excess, excess);
+                most_process_excess = in_solution_process == 0 ? excess : std::max(most_process_excess, excess);
                 ++in_solution_process;
             }
             ++cases;
@@ -226,7 +226,7 @@ std::string format_clock(const std::vector<CaseResult> &results) {
         text += formatted("; for %d of the solution's runs the same stand-ins were made in its own process too, and "
                           "cost %+.1f … %+.1f µs more there (never taken off: that process is not trusted; the "
                           "cross-check below counts it in the offset's spread)",
-                          in_solution_process, 1e3 * least_excess, 1e3 * most_excess_there);
+                          in_solution_process, 1e3 * least_process_excess, 1e3 * most_process_excess);
     if (after_solution > 0)
         text += formatted("; in %d case(s) the empty call measured after the solution's calls was smaller and used",
                           after_solution);
