@@ -171,3 +171,48 @@ std::string wrap_to_width(std::string_view text, std::size_t width, std::size_t 
 }
 
 } // namespace gemm
+
+namespace gemm {
+
+namespace {
+
+// The longest suffix of whole characters that fits in `width` columns.
+std::string_view fitting_suffix(std::string_view text, std::size_t width) {
+    std::size_t start = text.size();
+    while (start > 0) {
+        std::size_t previous = start - 1;
+        while (previous > 0 && (static_cast<unsigned char>(text[previous]) & 0xC0) == 0x80) --previous;
+        if (display_width(text.substr(previous)) > width) break;
+        start = previous;
+    }
+    return text.substr(start);
+}
+
+// `name` in `width` columns, keeping `tail` columns of its end after the "…".
+std::string cut(const std::string &name, std::size_t width, std::size_t tail) {
+    if (display_width(name) <= width) return name;
+    const std::size_t room = width > 1 ? width - 1 : 0; // "…" is one column
+    const std::size_t kept_tail = std::min(tail, room);
+    return truncate_to_width(name, room - kept_tail) + "…" + std::string(fitting_suffix(name, kept_tail));
+}
+
+} // namespace
+
+std::vector<std::string> abbreviate_uniquely(const std::vector<std::string> &names, std::size_t width) {
+    std::vector<std::string> cut_names(names.size());
+    for (std::size_t i = 0; i < names.size(); ++i) cut_names[i] = cut(names[i], width, 0);
+    // Names that now read alike keep more of their ends, a column at a time, until they differ.
+    for (std::size_t tail = 1; tail < width; ++tail) {
+        bool clash = false;
+        for (std::size_t i = 0; i < names.size(); ++i)
+            for (std::size_t j = 0; j < names.size(); ++j)
+                if (i != j && names[i] != names[j] && cut_names[i] == cut_names[j]) {
+                    cut_names[i] = cut(names[i], width, tail);
+                    clash = true;
+                }
+        if (!clash) break;
+    }
+    return cut_names;
+}
+
+} // namespace gemm

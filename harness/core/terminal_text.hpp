@@ -10,6 +10,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace gemm {
 
@@ -37,6 +38,12 @@ std::string pad_to_width(std::string_view text, std::size_t width, std::size_t m
 
 // The longest prefix of whole characters that fits in `width` columns.
 std::string truncate_to_width(std::string_view text, std::size_t width);
+
+// Each name cut to at most `width` columns with "…" where it is longer, so that the cut
+// names stay as distinct as the names were: the end is cut first ("secret/29-all-odd-al…"),
+// and where two cut names would read the same, their middles instead, keeping the ends that
+// tell them apart ("perf/rank-cube…-8192" and "perf/rank-cube…-2048").
+std::vector<std::string> abbreviate_uniquely(const std::vector<std::string> &names, std::size_t width);
 
 // The text broken at spaces into lines of at most `width` columns (a word longer than that
 // stays whole on its own line). Its first line starts at column `first_column` (the caller

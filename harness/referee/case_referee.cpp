@@ -1,5 +1,6 @@
 #include "referee/case_referee.hpp"
 #include "core/gpu_sharing.hpp"
+#include "core/memory_blame.hpp"
 #include "core/empty_call.hpp"
 #include "core/sampling.hpp"
 #include "core/stats.hpp"
@@ -117,6 +118,14 @@ CaseReferee::CaseReferee(RefereeChannel &judge, RunnerLink &baseline, const Devi
 CaseReferee::~CaseReferee() {
     problem_.reset();
     if (cublas_) cublasDestroy(cublas_);
+}
+
+void CaseReferee::detach_solution() {
+    solution_.link = nullptr;
+    solution_.mapped_generation = -1;
+    problem_.reset();
+    arena_.release();
+    ++arena_generation_;
 }
 
 cublasHandle_t CaseReferee::cublas() {
@@ -394,6 +403,30 @@ void CaseReferee::settle_offset(Problem &p, CaseResult &r, const RunStandIns &in
 // Facts only: the verdict is the judge's (judge/run/case_verdict.cpp). The referee asks the
 // same rule whether the checked call passed, to time only an output that was right.
 CaseResult CaseReferee::run(const CaseRequest &request) {
+    try {
+        return run_case(request);
+    } catch (const OutOfDeviceMemory &e) {
+        problem_.reset(); // what this case holds goes back before anything is measured
+        blame_out_of_memory(request.testcase, e.what());
+    }
+}
+
+// Who holds the memory the case could not get decides whose fault that is (core/memory_blame.hpp).
+void CaseReferee::blame_out_of_memory(const TestCase &tc, const std::string &what) {
+    std::size_t free_bytes = 0, total_bytes = 0;
+    cudaMemGetInfo(&free_bytes, &total_bytes);
+    std::vector<pid_t> judge_groups;
+    if (baseline_.link && baseline_.link->process_group() > 0) judge_groups.push_back(baseline_.link->process_group());
+    const pid_t solution_group = solution_.link ? solution_.link->process_group() : 0;
+    const MemoryBlame blame =
+        gemm::blame_out_of_memory(gpu_bytes_needed(tc.M, tc.N, tc.K), double(free_bytes),
+                            gpu_memory_holders().value_or(std::vector<GpuMemoryHolder>{}), getpid(), solution_group,
+                            judge_groups);
+    if (blame.solution_at_fault) throw SolutionFailure(blame.why, false, 0);
+    throw std::runtime_error(what + ": " + blame.why);
+}
+
+CaseResult CaseReferee::run_case(const CaseRequest &request) {
     const TestCase &tc = request.testcase;
     CaseResult r;
     r.facts.ending = RefereeEnding::Completed;

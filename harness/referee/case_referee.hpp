@@ -41,6 +41,10 @@ class CaseReferee {
     // baseline runner before the solution's runner exists.
     void calibrate(const std::vector<ShapeKey> &shapes);
     void attach_solution(RunnerLink &solution) { solution_.link = &solution; }
+    // The solution's runner failed and is gone: its successor gets fresh GPU memory (a new
+    // arena, which every runner maps again), so that nothing of the failed one's process
+    // that outlived it could reach the memory the next one is handed.
+    void detach_solution();
     CaseResult run(const CaseRequest &request);
 
   private:
@@ -71,6 +75,10 @@ class CaseReferee {
                           bool in_solution_process_too);
     void settle_offset(Problem &p, CaseResult &r, const RunStandIns &interleaved);
     [[noreturn]] void blame_busy_gpu(const std::string &why);
+    CaseResult run_case(const CaseRequest &request);
+    // An allocation failed: SolutionFailure when the solution's process holds the memory
+    // the case needs, else the judge's failure naming who does (core/memory_blame.hpp).
+    [[noreturn]] void blame_out_of_memory(const TestCase &tc, const std::string &what);
     cublasHandle_t cublas();
 
     RefereeChannel &judge_;

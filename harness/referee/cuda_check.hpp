@@ -16,11 +16,23 @@ struct CudaFailure : std::runtime_error {
     cudaError_t code;
 };
 
+// The device had not the memory an allocation of the referee's asked for: whose fault that
+// is, the solution's process's or the judge's, is decided from who holds it
+// (CaseReferee::blame_out_of_memory, core/memory_blame.hpp), never assumed.
+struct OutOfDeviceMemory : std::runtime_error {
+    using std::runtime_error::runtime_error;
+};
+
 inline void cuda_check(cudaError_t code, const char *what) {
+    if (code == cudaErrorMemoryAllocation) {
+        cudaGetLastError(); // not sticky: clear it, the referee goes on
+        throw OutOfDeviceMemory(std::string(what) + ": " + cudaGetErrorString(code));
+    }
     if (code != cudaSuccess) throw CudaFailure(code, what);
 }
 
 inline void cublas_check(cublasStatus_t status, const char *what) {
+    if (status == CUBLAS_STATUS_ALLOC_FAILED) throw OutOfDeviceMemory(std::string(what) + ": cuBLAS could not allocate");
     if (status != CUBLAS_STATUS_SUCCESS)
         throw std::runtime_error(std::string(what) + ": cuBLAS status " + std::to_string(static_cast<int>(status)));
 }

@@ -33,6 +33,13 @@ class Nvml {
     }
     // The PIDs with a compute context on the device; nullopt when NVML cannot say.
     std::optional<std::vector<pid_t>> compute_pids() const {
+        const auto holders = memory_holders();
+        if (!holders) return std::nullopt;
+        std::vector<pid_t> pids;
+        for (const auto &h : *holders) pids.push_back(h.pid);
+        return pids;
+    }
+    std::optional<std::vector<GpuMemoryHolder>> memory_holders() const {
         if (!ready() || !compute_processes_) return std::nullopt;
         struct ProcessInfo { // nvmlProcessInfo_v2_t, which the _v3 and _v2 calls fill
             unsigned pid;
@@ -48,9 +55,14 @@ class Nvml {
                 continue;
             }
             if (status != 0) return std::nullopt;
-            std::vector<pid_t> pids;
-            for (unsigned i = 0; i < count && i < infos.size(); ++i) pids.push_back(static_cast<pid_t>(infos[i].pid));
-            return pids;
+            std::vector<GpuMemoryHolder> holders;
+            for (unsigned i = 0; i < count && i < infos.size(); ++i) {
+                GpuMemoryHolder h;
+                h.pid = static_cast<pid_t>(infos[i].pid);
+                if (infos[i].used_memory != ~0ull) h.bytes = double(infos[i].used_memory); // NVML_VALUE_NOT_AVAILABLE
+                holders.push_back(h);
+            }
+            return holders;
         }
         return std::nullopt;
     }
@@ -140,5 +152,7 @@ int current_sm_clock_mhz() { return Nvml::instance().clock(Nvml::sm_clock, false
 bool gpu_reports_slowdown() { return Nvml::instance().slowdown(); }
 
 std::optional<std::vector<pid_t>> gpu_compute_pids() { return Nvml::instance().compute_pids(); }
+
+std::optional<std::vector<GpuMemoryHolder>> gpu_memory_holders() { return Nvml::instance().memory_holders(); }
 
 } // namespace gemm

@@ -1,6 +1,8 @@
 // What GPU the results come from: name, compute capability, L2 size, driver and clocks.
 #pragma once
 
+#include "core/memory_blame.hpp"
+
 #include "core/case_result.hpp"
 
 #include <optional>
@@ -24,5 +26,8 @@ bool gpu_reports_slowdown();
 // The processes with a compute context on the device now (their PIDs as NVML gives them:
 // in a container possibly the host's), through NVML; nullopt when it cannot say.
 std::optional<std::vector<pid_t>> gpu_compute_pids();
+
+// The same with the GPU memory each holds (bytes unknown where NVML cannot say).
+std::optional<std::vector<GpuMemoryHolder>> gpu_memory_holders();
 
 } // namespace gemm

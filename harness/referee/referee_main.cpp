@@ -8,6 +8,13 @@
 //   referee → judge: runner {solve_error}             (its hello, or that it is gone)
 // then one request and one result per case. Without a GPU the referee still relays
 // the runner's hello, so a library without solve() is CE on any machine.
+// A solution's runner that fails (dies, hangs and is killed, breaks the protocol) is
+// replaced while a spare socket is left (--spare-runners): the result says
+// runner_replaced, the judge starts a fresh runner on the next socket and says
+// {event: runner, group} again, and the referee, its CUDA context, its calibrated empty
+// calls and the baseline runner go on. A crash then costs a runner's start, not a
+// referee's (docs/perf-notes.md, "Fail fast"). Without spares left, or on the judge's own
+// failure, the referee exits after the result (worker_exits) and the judge starts afresh.
 #include "channel/channel.hpp"
 #include "channel/protocol.hpp"
 #include "channel/runner_protocol.hpp"
@@ -18,6 +25,7 @@
 #include <CLI/CLI.hpp>
 #include <iostream>
 #include <sys/prctl.h>
+#include <vector>
 
 namespace {
 
@@ -55,7 +63,17 @@ CaseResult judge_one(CaseReferee &referee, const CaseRequest &request, bool &sta
     return result;
 }
 
-int serve(RefereeChannel &judge, CaseReferee &referee) {
+// How a run of cases through one solution's runner ended.
+enum class Served { Closed, RunnerReplaced, Exit };
+
+int fd_or_fail(const std::string &text) {
+    std::size_t used = 0;
+    const int fd = std::stoi(text, &used);
+    if (used != text.size() || fd < 0) throw std::invalid_argument("not a descriptor: " + text);
+    return fd;
+}
+
+Served serve(RefereeChannel &judge, CaseReferee &referee, bool spare_runner_left) {
     while (auto message = judge.receive()) {
         judge.set_nonce(message->value("nonce", std::uint64_t{0}));
         std::string problem;
@@ -69,10 +87,17 @@ int serve(RefereeChannel &judge, CaseReferee &referee) {
         }
         bool start_afresh = false;
         const CaseResult result = judge_one(referee, *request, start_afresh);
-        judge.send({{"event", event::result}, {"result", result}, {"worker_exits", start_afresh}});
-        if (start_afresh) return 0;
+        // Only the solution's runner is at fault: a fresh one on a spare socket, the rest kept.
+        const bool replace_runner =
+            start_afresh && result.facts.ending == RefereeEnding::SolutionFailed && spare_runner_left;
+        judge.send({{"event", event::result},
+                    {"result", result},
+                    {"worker_exits", start_afresh && !replace_runner},
+                    {"runner_replaced", replace_runner}});
+        if (replace_runner) return Served::RunnerReplaced;
+        if (start_afresh) return Served::Exit;
     }
-    return 0;
+    return Served::Closed;
 }
 
 std::vector<ShapeKey> shapes_to_calibrate(const nlohmann::json &greeting) {
@@ -82,11 +107,12 @@ std::vector<ShapeKey> shapes_to_calibrate(const nlohmann::json &greeting) {
     return shapes;
 }
 
-int referee_session(RefereeChannel &judge, int runner_fd, int baseline_fd, const DeviceInfo &device) {
+int referee_session(RefereeChannel &judge, const std::vector<int> &runner_fds, int baseline_fd,
+                    const DeviceInfo &device) {
     const auto greeting = judge.receive();
     if (!greeting) return 2;
     judge.set_nonce(greeting->at("nonce").get<std::uint64_t>());
-    RunnerLink baseline(baseline_fd), solution(runner_fd);
+    RunnerLink baseline(baseline_fd);
     std::optional<CaseReferee> referee;
     if (device.present) {
         // The baseline runner's hello, then the empty calls, before the solution's runner exists.
@@ -104,19 +130,27 @@ int referee_session(RefereeChannel &judge, int runner_fd, int baseline_fd, const
     }
     judge.send({{"event", event::hello}, {"device", device}, {"failure", ""}});
 
-    const auto runner_started = judge.receive();
-    if (!runner_started) return 0;
-    const RunnerReply hello = solution.hello();
-    if (hello.kind != RunnerReply::Kind::Done) {
-        judge.send({{"event", event::runner}, {"lost", hello.kind == RunnerReply::Kind::Lost}, {"why", hello.why},
-                    {"solve_error", ""}});
-        return 0;
+    for (std::size_t i = 0; i < runner_fds.size(); ++i) {
+        const auto runner_started = judge.receive();
+        if (!runner_started) return 0;
+        judge.set_nonce(runner_started->value("nonce", std::uint64_t{0}));
+        RunnerLink solution(runner_fds[i]);
+        const RunnerReply hello = solution.hello();
+        if (hello.kind != RunnerReply::Kind::Done) {
+            judge.send({{"event", event::runner}, {"lost", hello.kind == RunnerReply::Kind::Lost}, {"why", hello.why},
+                        {"solve_error", ""}});
+            return 0;
+        }
+        solution.stop_between_exchanges(runner_started->value("group", 0));
+        judge.send({{"event", event::runner}, {"lost", false}, {"why", ""}, {"solve_error", hello.solve_error}});
+        if (!hello.solve_error.empty() || !referee) return 0;
+        referee->attach_solution(solution);
+        const Served served = serve(judge, *referee, i + 1 < runner_fds.size());
+        // Nothing the failed runner was handed stays reachable from its successor.
+        referee->detach_solution();
+        if (served != Served::RunnerReplaced) return 0;
     }
-    solution.stop_between_exchanges(runner_started->value("group", 0));
-    judge.send({{"event", event::runner}, {"lost", false}, {"why", ""}, {"solve_error", hello.solve_error}});
-    if (!hello.solve_error.empty() || !referee) return 0;
-    referee->attach_solution(solution);
-    return serve(judge, *referee);
+    return 0;
 }
 
 } // namespace
@@ -125,11 +159,14 @@ int main(int argc, char **argv) {
     CLI::App app{"gemm-referee: the judge's trusted GPU process (not meant to be run by hand)"};
     bool probe = false;
     int in_fd = -1, out_fd = -1, runner_fd = -1, baseline_fd = -1;
+    std::vector<std::string> spare_runners;
     app.add_flag("--probe", probe, "print the GPU's description as JSON and exit");
     app.add_option("--channel-in", in_fd, "file descriptor the judge writes to");
     app.add_option("--channel-out", out_fd, "file descriptor for the judge");
     app.add_option("--runner", runner_fd, "socket to the solution's runner");
     app.add_option("--baseline", baseline_fd, "socket to the baseline runner");
+    app.add_option("--spare-runners", spare_runners, "sockets for the solution's runners that replace a failed one")
+        ->delimiter(',');
     CLI11_PARSE(app, argc, argv);
 
     // Nothing of the same user may read this process's memory (ptrace, /proc/PID/mem).
@@ -145,7 +182,9 @@ int main(int argc, char **argv) {
     }
     RefereeChannel judge(in_fd, out_fd);
     try {
-        return referee_session(judge, runner_fd, baseline_fd, device);
+        std::vector<int> runner_fds{runner_fd};
+        for (const auto &spare : spare_runners) runner_fds.push_back(fd_or_fail(spare));
+        return referee_session(judge, runner_fds, baseline_fd, device);
     } catch (const std::exception &e) {
         std::cerr << "gemm-referee: " << e.what() << "\n";
         return 3;

@@ -1,5 +1,6 @@
 #include "referee/shared_arena.hpp"
 #include "cuda_driver/driver_api.hpp"
+#include "referee/cuda_check.hpp"
 
 #include <stdexcept>
 #include <string>
@@ -9,6 +10,7 @@ namespace gemm {
 namespace {
 
 void driver_check(CUresult code, const char *what) {
+    if (code == CUDA_ERROR_OUT_OF_MEMORY) throw OutOfDeviceMemory(driver_error(code, what));
     if (code != CUDA_SUCCESS) throw std::runtime_error(driver_error(code, what));
 }
 
@@ -35,10 +37,14 @@ bool SharedArena::reserve(std::size_t bytes) {
     bytes = (bytes + granularity - 1) / granularity * granularity;
     CUmemGenericAllocationHandle handle = 0;
     driver_check(driver_api().mem_create(&handle, bytes, &prop, 0), "cuMemCreate (the solution's GPU memory)");
-    if (const std::string why = mapping_.map(handle, bytes); !why.empty())
+    if (const std::string why = mapping_.map(handle, bytes); !why.empty()) {
+        if (why.find("out of memory") != std::string::npos) throw OutOfDeviceMemory("the solution's GPU memory: " + why);
         throw std::runtime_error("the solution's GPU memory: " + why);
+    }
     return true;
 }
+
+void SharedArena::release() { mapping_.reset(); }
 
 int SharedArena::export_descriptor() const {
     int fd = -1;

@@ -24,6 +24,9 @@ class SharedArena {
     bool reserve(std::size_t bytes);
     unsigned char *data() const { return reinterpret_cast<unsigned char *>(mapping_.base()); }
     std::size_t size() const { return mapping_.bytes(); }
+    // Frees the allocation (a runner's mapping keeps it alive until that runner unmaps or
+    // exits); the next reserve makes a new one.
+    void release();
     // A new descriptor of the allocation, for one runner; the caller closes it after sending.
     int export_descriptor() const;
 

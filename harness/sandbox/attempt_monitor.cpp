@@ -180,6 +180,7 @@ void AttemptMonitor::handle_ready() {
         std::uint64_t id = notification->id;
         if (ioctl(listener_, SECCOMP_IOCTL_NOTIF_ID_VALID, &id) != 0) continue;
         if (!decision.attempt.empty()) record(decision.attempt);
+        if (decision.signalled > 0) signalled_.insert(decision.signalled);
         seccomp_notif_resp response{};
         response.id = notification->id;
         if (decision.allow)
@@ -192,10 +193,25 @@ void AttemptMonitor::handle_ready() {
 
 std::vector<std::string> AttemptMonitor::take_attempts() {
     std::vector<std::string> taken = std::move(attempts_);
+    if (!signalled_.empty()) taken.push_back(signal_attempts(signalled_, getpid()));
     if (dropped_ > 0) taken.push_back("… and " + std::to_string(dropped_) + " more attempts");
     attempts_.clear();
+    signalled_.clear();
     dropped_ = 0;
     return taken;
+}
+
+std::string signal_attempts(const std::set<pid_t> &signalled, pid_t judge) {
+    if (signalled.size() == 1) {
+        const pid_t only = *signalled.begin();
+        return only == judge ? "tried to signal the judge's process (blocked)"
+                             : "tried to signal process " + std::to_string(only) + " (blocked)";
+    }
+    // 4094 → "4,094": a count read at a glance.
+    std::string count = std::to_string(signalled.size());
+    for (int at = static_cast<int>(count.size()) - 3; at > 0; at -= 3) count.insert(static_cast<std::size_t>(at), ",");
+    return "tried to signal " + count + " processes (" +
+           (signalled.count(judge) ? "the judge's process among them; " : "") + "blocked)";
 }
 
 void AttemptMonitor::record(const std::string &attempt) {
@@ -285,7 +301,7 @@ AttemptMonitor::Decision AttemptMonitor::decide_signal(pid_t caller, int kind, c
         target = as_int(args[0]);
     if (!target || !process_group_of(*target)) return {false, ESRCH, ""}; // no such process: as the kernel says
     if (in_own_group(*target)) return {true, 0, ""};
-    return {false, EPERM, "tried to signal process " + std::to_string(*target) + " (blocked)"};
+    return {false, EPERM, "", *target};
 }
 
 AttemptMonitor::Decision AttemptMonitor::decide_permissions(pid_t caller, int kind, const std::uint64_t *args) const {

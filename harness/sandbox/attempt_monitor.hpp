@@ -19,6 +19,7 @@
 
 #include <cstdint>
 #include <map>
+#include <set>
 #include <string>
 #include <sys/types.h>
 #include <vector>
@@ -45,7 +46,8 @@ class AttemptMonitor {
     void handle_ready();
 
     // The attempts named since the last call: each once, in order, at most max_attempts
-    // and then a line saying how many more.
+    // and then a line saying how many more. Signals to other processes are one line however
+    // many there were: "tried to signal 4,094 processes (the judge among them; blocked)".
     std::vector<std::string> take_attempts();
 
     static constexpr std::size_t max_attempts = 50;
@@ -55,6 +57,7 @@ class AttemptMonitor {
         bool allow = false; // continue the call (to Landlock); otherwise refuse it with `error`
         int error = 0;
         std::string attempt; // what to name; empty for nothing
+        pid_t signalled = 0; // a refused signal to this process: counted, named with the others
     };
     Decision decide(const seccomp_notif &notification) const;
     Decision decide_signal(pid_t caller, int call, const std::uint64_t *args) const;
@@ -73,6 +76,12 @@ class AttemptMonitor {
     std::map<int, int> calls_;          // system call number → what it is (attempt_monitor.cpp)
     std::vector<std::string> attempts_;
     std::size_t dropped_ = 0;
+    std::set<pid_t> signalled_; // processes it tried to signal and was refused, since the last take
 };
+
+// The refused signals of one process as one attempt: "tried to signal process 1 (blocked)",
+// "tried to signal 4,094 processes (the judge's process among them; blocked)"; `judge` is
+// the judge's own PID, named where it was among them.
+std::string signal_attempts(const std::set<pid_t> &signalled, pid_t judge);
 
 } // namespace gemm::sandbox

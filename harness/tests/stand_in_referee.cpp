@@ -4,7 +4,10 @@
 // Its facts come from its own FP64 check of what C holds after the runner says
 // "returned" (core/check.hpp), never from anything the runner says, as the real
 // referee's do; the judge decides the verdict from them.
+// A failed solution's runner is replaced on a spare socket as the real referee does
+// (runner_replaced), while one is left.
 // Usage: stand_in_referee --channel-in=FD --channel-out=FD --runner=FD --baseline=FD
+//        [--spare-runners=FD,FD,…]
 #include "channel/channel.hpp"
 #include "channel/protocol.hpp"
 #include "channel/runner_protocol.hpp"
@@ -16,6 +19,7 @@
 #include <cstring>
 #include <sys/mman.h>
 #include <unistd.h>
+#include <vector>
 
 namespace {
 
@@ -78,9 +82,41 @@ CaseResult run_case(RefereeChannel &judge, RunnerLink &runner, const CaseRequest
 
 } // namespace
 
+// --runner's socket, then --spare-runners' in order.
+std::vector<int> runner_fds(int argc, char **argv) {
+    std::vector<int> fds{fd_argument(argc, argv, "--runner=")};
+    for (int i = 1; i < argc; ++i) {
+        const char *prefix = "--spare-runners=";
+        if (std::strncmp(argv[i], prefix, std::strlen(prefix)) != 0) continue;
+        for (const char *at = argv[i] + std::strlen(prefix); *at;) {
+            char *end = nullptr;
+            fds.push_back(static_cast<int>(std::strtol(at, &end, 10)));
+            at = *end == ',' ? end + 1 : end;
+        }
+    }
+    return fds;
+}
+
+// The cases of one runner, until the judge closes the channel (0), the runner fails with a
+// spare left (1: replace it), or without one (2).
+int serve(RefereeChannel &judge, RunnerLink &solution, bool spare_left) {
+    while (auto message = judge.receive()) {
+        const auto request = message->get<CaseRequest>();
+        judge.set_nonce(request.nonce);
+        const CaseResult r = run_case(judge, solution, request);
+        const bool failed = r.facts.ending == RefereeEnding::SolutionFailed;
+        judge.send({{"event", event::result},
+                    {"result", r},
+                    {"worker_exits", failed && !spare_left},
+                    {"runner_replaced", failed && spare_left}});
+        if (failed) return spare_left ? 1 : 2;
+    }
+    return 0;
+}
+
 int main(int argc, char **argv) {
     RefereeChannel judge(fd_argument(argc, argv, "--channel-in="), fd_argument(argc, argv, "--channel-out="));
-    RunnerLink baseline(fd_argument(argc, argv, "--baseline=")), solution(fd_argument(argc, argv, "--runner="));
+    RunnerLink baseline(fd_argument(argc, argv, "--baseline="));
     const auto greeting = judge.receive();
     if (!greeting) return 2;
     judge.set_nonce(greeting->at("nonce").get<std::uint64_t>());
@@ -90,22 +126,20 @@ int main(int argc, char **argv) {
     device.present = true;
     device.name = "Stand-in GPU";
     judge.send({{"event", event::hello}, {"device", device}, {"failure", ""}});
-    const auto runner_started = judge.receive();
-    if (!runner_started) return 0;
-    const RunnerReply hello = solution.hello();
-    judge.send({{"event", event::runner},
-                {"lost", hello.kind == RunnerReply::Kind::Lost},
-                {"why", hello.kind == RunnerReply::Kind::Violation ? hello.why : ""},
-                {"solve_error", hello.solve_error}});
-    if (hello.kind != RunnerReply::Kind::Done || !hello.solve_error.empty()) return 0;
-    solution.stop_between_exchanges(runner_started->value("group", 0));
-    while (auto message = judge.receive()) {
-        const auto request = message->get<CaseRequest>();
-        judge.set_nonce(request.nonce);
-        const CaseResult r = run_case(judge, solution, request);
-        const bool afresh = r.facts.ending == RefereeEnding::SolutionFailed;
-        judge.send({{"event", event::result}, {"result", r}, {"worker_exits", afresh}});
-        if (afresh) return 0;
+    const std::vector<int> fds = runner_fds(argc, argv);
+    for (std::size_t i = 0; i < fds.size(); ++i) {
+        const auto runner_started = judge.receive();
+        if (!runner_started) return 0;
+        judge.set_nonce(runner_started->value("nonce", std::uint64_t{0}));
+        RunnerLink solution(fds[i]);
+        const RunnerReply hello = solution.hello();
+        judge.send({{"event", event::runner},
+                    {"lost", hello.kind == RunnerReply::Kind::Lost},
+                    {"why", hello.kind == RunnerReply::Kind::Violation ? hello.why : ""},
+                    {"solve_error", hello.solve_error}});
+        if (hello.kind != RunnerReply::Kind::Done || !hello.solve_error.empty()) return 0;
+        solution.stop_between_exchanges(runner_started->value("group", 0));
+        if (serve(judge, solution, i + 1 < fds.size()) != 1) return 0;
     }
     return 0;
 }

@@ -3,8 +3,8 @@
 // shared host memory (a memfd the stand-in referee hands over) in place of GPU
 // memory. Its "solution" is a text file whose first word names what it does on each
 // call: compute C (ok), get it wrong, forge the judge's messages, break the protocol,
-// crash, hang, exit, or try to escape (the second word names a decoy file); crash-on-load
-// and no-solve act when it is loaded.
+// crash, hang, exit, or try to escape (the second word names a decoy file); crash-on-load,
+// hang-on-load and no-solve act when it is loaded.
 // Usage: stand_in_runner --referee=FD (--monitor=FD LIBRARY | --baseline)
 #include "runner/confinement.hpp"
 #include "runner/runner_loop.hpp"
@@ -131,6 +131,7 @@ int main(int argc, char **argv) {
         if (!confinement.finish(monitor_fd)) return 3;
         std::ifstream(argv[argc - 1]) >> behaviour >> decoy; // "loading the solution", confined
         if (behaviour == "crash-on-load") std::raise(SIGSEGV);
+        if (behaviour == "hang-on-load") pause(); // a constructor that never returns
     }
     referee.send({{"event", runner_event::hello}, {"solve_error", behaviour == "no-solve" ? "no solve() in it" : ""}});
     HostBackend backend(behaviour, decoy);

@@ -365,7 +365,7 @@ TEST_CASE("a solution's file name with control bytes is printed escaped and repo
     CAPTURE(run.output);
     CHECK(run.status == 4);
     CHECK_FALSE(contains(run.output, "\x1b"));
-    CHECK(contains(run.output, "evil\\x1b[2J\\xe9.cu  CE: "));
+    CHECK(contains(run.output, "evil\\x1b[2J\\xe9.cu  CE:\n"));
     CHECK(contains(nlohmann::json::parse(read_text(folder.at("r.json"))).at("solution").get<std::string>(),
                    "evil\x1b[2J\xef\xbf\xbd.cu"));
     check_well_formed_xml(read_text(folder.at("r.xml")));
@@ -384,19 +384,47 @@ TEST_CASE("a FIFO named x.cu is refused at once with exit 64, never read") {
     CHECK(contains(run.output, "x.cu: is a FIFO, not a regular file"));
 }
 
-// The rungs are numbered so that they sort in ladder order; the README's first command
-// keeps its short name through a link.
-TEST_CASE("solutions/tiled.cu, the README's first command, is a relative link to rung 2, judged under its own name") {
-    const fs::path link = fs::path(GEMM_SOURCE_DIR) / "solutions" / "tiled.cu";
-    REQUIRE(fs::is_symlink(link));
-    CHECK(fs::read_symlink(link) == "02-tiled.cu");
-    CHECK_FALSE(why_not_a_solution_file(link.string()));
+// The rungs are numbered so that they sort in ladder order; the seed's two names (the
+// README's first command among them) are kept through links.
+TEST_CASE("solutions/naive.cu and solutions/tiled.cu, the seed's names, are relative links to rungs 1 and 2") {
+    for (const auto &[name, target] : {std::pair{"naive.cu", "01-naive.cu"}, std::pair{"tiled.cu", "02-tiled.cu"}}) {
+        CAPTURE(name);
+        const fs::path link = fs::path(GEMM_SOURCE_DIR) / "solutions" / name;
+        REQUIRE(fs::is_symlink(link));
+        CHECK(fs::read_symlink(link) == target);
+        CHECK_FALSE(why_not_a_solution_file(link.string()));
+        if (skip_without_nvcc()) return;
+        TempFolder folder;
+        const auto run =
+            judge({link.string(), "--case", "01-one-by-one", "--cache-dir", folder.at("cache"), "--no-history"});
+        CHECK((run.status == 0 || run.status == 6)); // AC, or compiled and no GPU to run it on
+        CHECK(contains(run.output, name));
+    }
+}
+
+// LeetGPU's matrix multiplication has this judge's solve(), so its users bring their files
+// as they are: the older starter (`#include "solve.h"`, a plain `void solve`) through the
+// judge's own solve.h, the current one (`extern "C"`) directly.
+TEST_CASE("both LeetGPU starter forms compile as they are and their solve() is found") {
+    if (skip_without_nvcc()) return;
+    for (const char *file : {"solve-h-starter.cu", "extern-c-starter.cu"}) {
+        CAPTURE(file);
+        TempFolder folder;
+        check_compiled_and_loaded(
+            judge(quick({std::string(GEMM_SOURCE_DIR) + "/harness/tests/leetgpu/" + file, "--no-history"}, folder)));
+    }
+}
+
+TEST_CASE("a solution folder's own solve.h is found before the judge's") {
     if (skip_without_nvcc()) return;
     TempFolder folder;
-    const auto run =
-        judge({link.string(), "--case", "01-one-by-one", "--cache-dir", folder.at("cache"), "--no-history"});
-    CHECK((run.status == 0 || run.status == 6)); // AC, or compiled and no GPU to run it on
-    CHECK(contains(run.output, "tiled.cu  compiled for"));
+    const std::string source = read_text(std::string(GEMM_SOURCE_DIR) + "/harness/tests/leetgpu/solve-h-starter.cu");
+    const std::string solution = folder.write("mine/solve.cu", source);
+    folder.write("mine/solve.h", "#error this folder's own solve.h\n");
+    const auto run = judge(quick({solution, "--no-history"}, folder));
+    CAPTURE(run.output);
+    CHECK(run.status == 4);
+    CHECK(contains(run.output, "this folder's own solve.h"));
 }
 
 TEST_CASE("--list, case show and case validate report a wrong expected C alike, exit 5") {

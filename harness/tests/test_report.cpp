@@ -1,6 +1,7 @@
 // What the user reads: rows, the summary line, durations and the JSON report.
 #include <doctest/doctest.h>
 
+#include "core/terminal_text.hpp"
 #include "judge/report/report.hpp"
 
 #include <cmath>
@@ -92,16 +93,16 @@ RunContext run_context() {
 
 } // namespace
 
-TEST_CASE("an accepted row shows name, shape, verdict, error ratio, time, GFLOP/s and the cuBLAS share") {
-    const auto row = format_row(accepted_cube(), false);
+TEST_CASE("an accepted row shows name, shape, verdict, error ratio, time, TFLOP/s and the cuBLAS share") {
+    const auto row = format_row(accepted_cube(), ConsoleLayout(), false);
     const auto lines = lines_of(row);
     REQUIRE(lines.size() == 1);
     CHECK(contains(row, "perf/cube-1000"));
     CHECK(contains(row, "1000×1000×1000"));
     CHECK(contains(row, " AC "));
     CHECK(contains(row, "0.50")); // the larger of the two ratios
-    CHECK(contains(row, "10 ms"));
-    CHECK(contains(row, "200.0"));
+    CHECK(contains(row, "10.0 ms"));
+    CHECK(contains(row, "0.200")); // 2·10^9 flops in 10 ms
     CHECK(contains(row, "80%"));
     CHECK(row.back() == '\n');
 }
@@ -109,23 +110,21 @@ TEST_CASE("an accepted row shows name, shape, verdict, error ratio, time, GFLOP/
 TEST_CASE("an accepted row without a baseline has no percentage") {
     auto r = accepted_cube();
     r.baseline.reset();
-    const auto row = format_row(r, false);
-    CHECK(contains(row, "200.0"));
+    const auto row = format_row(r, ConsoleLayout(), false);
+    CHECK(contains(row, "0.200"));
     CHECK_FALSE(contains(row, "%"));
 }
 
 TEST_CASE("a solution faster than cuBLAS shows more than 100 percent") {
     auto r = accepted_cube();
     r.baseline = timed(15.0);
-    CHECK(contains(format_row(r, false), "150%"));
+    CHECK(contains(format_row(r, ConsoleLayout(), false), "150%"));
 }
 
-TEST_CASE("a row without a check shows a dash for the error ratio and no timing") {
+TEST_CASE("a row without a check or a timing leaves those columns empty") {
     auto r = with_verdict("sample/x", Verdict::AC);
-    const auto row = format_row(r, false);
-    CHECK(contains(row, " - "));
-    CHECK_FALSE(contains(row, "ms"));
-    CHECK_FALSE(contains(row, "%"));
+    const auto row = format_row(r, ConsoleLayout(), false);
+    CHECK(row == "sample/x" + std::string(20, ' ') + "2×2×2" + std::string(11, ' ') + "AC\n");
 }
 
 TEST_CASE("an infinite error ratio is shown as inf") {
@@ -134,79 +133,150 @@ TEST_CASE("an infinite error ratio is shown as inf") {
     c.elementwise_ratio = INFINITY;
     r.check = c;
     r.detail = "bad";
-    CHECK(contains(format_row(r, false), "inf"));
+    CHECK(contains(format_row(r, ConsoleLayout(), false), "inf"));
 }
 
 TEST_CASE("a wrong-answer row has a second, indented line with the detail") {
     auto r = with_verdict("secret/04-primes", Verdict::WA);
     r.detail = "1 of 4 elements outside the FP32 error bound; first at row 0, col 1";
-    const auto lines = lines_of(format_row(r, false));
+    const auto lines = lines_of(format_row(r, ConsoleLayout(), false));
     REQUIRE(lines.size() == 2);
     CHECK(contains(lines[0], "secret/04-primes"));
     CHECK(contains(lines[0], "WA"));
     CHECK(lines[1] == "      " + r.detail);
 }
 
+TEST_CASE("a long detail is wrapped to 100 columns, a long word broken where it must") {
+    auto r = with_verdict("secret/04-primes", Verdict::RE);
+    for (int i = 0; i < 40; ++i) r.detail += "tried to signal process " + std::to_string(1000 + i) + " (blocked); ";
+    r.detail += std::string(300, 'x');
+    const auto lines = lines_of(format_row(r, ConsoleLayout(), false));
+    CHECK(lines.size() > 10);
+    for (const auto &line : lines) {
+        CAPTURE(line);
+        CHECK(display_width(line) <= console_width);
+    }
+}
+
 TEST_CASE("the solution's output is shown indented only when asked for") {
     auto r = with_verdict("sample/x", Verdict::RE);
     r.detail = "crashed";
     r.output_tail = "first line\nsecond line\n";
-    const auto shown = lines_of(format_row(r, true));
+    const auto shown = lines_of(format_row(r, ConsoleLayout(), true));
     REQUIRE(shown.size() == 4);
     CHECK(shown[2] == "      | first line");
     CHECK(shown[3] == "      | second line");
-    const auto hidden = format_row(r, false);
+    const auto hidden = format_row(r, ConsoleLayout(), false);
     CHECK_FALSE(contains(hidden, "first line"));
     CHECK(contains(hidden, "--show-output"));
     auto ok = accepted_cube();
     ok.output_tail = "chatter\n";
-    CHECK(lines_of(format_row(ok, false)).size() == 1);
+    CHECK(lines_of(format_row(ok, ConsoleLayout(), false)).size() == 1);
 }
 
 TEST_CASE("only the last 20 lines of the solution's output are shown") {
     auto r = with_verdict("sample/x", Verdict::AC);
     for (int i = 1; i <= 25; ++i) r.output_tail += "line " + std::to_string(i) + "\n";
-    const auto lines = lines_of(format_row(r, true));
+    const auto lines = lines_of(format_row(r, ConsoleLayout(), true));
     REQUIRE(lines.size() == 21);
     CHECK(lines[1] == "      | line 6");
     CHECK(lines[20] == "      | line 25");
 }
 
-TEST_CASE("the verdict column lines up with its title though × takes two bytes") {
-    const auto titles = format_column_titles();
-    const auto row = format_row(accepted_cube(), false);
-    CHECK(column_of(titles, titles.find("verdict")) == 50);
-    CHECK(column_of(row, row.find("AC")) == 50);
-    CHECK(column_of(titles, titles.find("GFLOP/s")) == column_of(row, row.find("200.0")));
+TEST_CASE("the columns line up with their titles though × takes two bytes, in at most 100 columns") {
+    const ConsoleLayout layout({{"perf/cube-1000", 1000, 1000, 1000}, {"sample/01-one-by-one", 1, 1, 1}});
+    const auto titles = format_column_titles(layout);
+    const auto row = format_row(accepted_cube(), layout, false);
+    CHECK(column_of(titles, titles.find("verdict")) == column_of(row, row.find("AC")));
+    CHECK(column_of(titles, titles.find("TFLOP/s")) == column_of(row, row.find("0.200")));
+    CHECK(column_of(titles, titles.find("time")) == column_of(row, row.find("10.0 ms")));
+    CHECK(display_width(titles) <= console_width + 1);
+    CHECK(display_width(row) <= console_width + 1);
 }
 
-TEST_CASE("the summary counts verdicts and ends with the exit status") {
+TEST_CASE("the widest row of the suite's names and shapes fits in 100 columns, names cut apart") {
+    const ConsoleLayout layout({{"secret/29-all-odd-aligned-nothing", 8191, 8193, 8195},
+                                {"secret/36-positive-long-reduction", 2147483647, 1, 1},
+                                {"rank/cube-aaaaaaaaaaaaaaaaaaaaaaaaa-8192", 1, 1, 1},
+                                {"rank/cube-aaaaaaaaaaaaaaaaaaaaaaaaa-2048", 1, 1, 1}});
+    CHECK(layout.shown_name("secret/29-all-odd-aligned-nothing") == "secret/29-all-odd-aligned…");
+    CHECK(layout.shown_name("rank/cube-aaaaaaaaaaaaaaaaaaaaaaaaa-8192") !=
+          layout.shown_name("rank/cube-aaaaaaaaaaaaaaaaaaaaaaaaa-2048"));
+    auto r = accepted_cube();
+    r.name = "secret/36-positive-long-reduction";
+    r.M = 2147483647;
+    r.N = r.K = 1;
+    r.timing->stats.median_ms = r.timing->stats.q1_ms = r.timing->stats.q3_ms = 0.5;
+    r.timing->stats.q3_ms = 0.6; // a spread: "0.50 ± 0.03 ms"
+    r.baseline = timed(0.25);
+    const auto row = format_row(r, layout, false);
+    CAPTURE(row);
+    CHECK(display_width(lines_of(row).front()) <= console_width);
+    CHECK(contains(row, "secret/36-positive-long-r…  2147483647×1×1  AC"));
+    CHECK(contains(row, " ± "));
+}
+
+TEST_CASE("times are printed to the resolution of their run, and below it say so") {
+    auto tiny = timed(0.023);
+    CHECK(format_time(tiny) == "< 0.05 ms"); // the path's run-to-run drift is 0.01 ms
+    CHECK(format_time(timed(0.51)) == "0.51 ms");    // 0.01 ms is under 2% of it
+    CHECK(format_time(timed(0.2)) == "0.20 ± 0.01 ms");
+    auto spread = timed(0.51);
+    spread.stats.q1_ms = 0.40;
+    spread.stats.q3_ms = 0.62; // IQR 0.22 over 10 calls: the median's error 0.065
+    CHECK(format_time(spread) == "0.51 ± 0.07 ms");
+    CHECK(format_time(timed(17.034)) == "17.0 ms"); // 0.5%: 0.085 ms
+    CHECK(format_time(timed(2.5)) == "2.5 ms");      // 0.0125 ms: the hundredths would move by more than one
+    CHECK(format_time(timed(1.5)) == "1.50 ms");     // 0.01 ms: the hundredths move by one at most
+    CHECK(format_time(timed(1234.0)) == "1.23 s");
+    auto offset_spread = timed(0.3);
+    offset_spread.empty_call.spread_ms = 0.03; // the offset taken off is no surer than that
+    CHECK(format_time(offset_spread) == "0.30 ± 0.03 ms");
+}
+
+TEST_CASE("the summary counts verdicts, cases not run, the share of cuBLAS and the command's time") {
     std::vector<CaseResult> results;
     for (int i = 0; i < 22; ++i) results.push_back(with_verdict("c" + std::to_string(i), Verdict::AC));
     results.push_back(with_verdict("w", Verdict::WA));
     results.push_back(with_verdict("t", Verdict::TLE));
-    const auto text = format_summary(results, 2);
-    CHECK(text.rfind("22/24 AC, 1 WA, 1 TLE ", 0) == 0);
-    CHECK(text == "22/24 AC, 1 WA, 1 TLE" + std::string(39, ' ') + "exit 2\n");
+    CHECK(format_summary(results, 0, 8.04) == "22/24 AC · 1 WA · 1 TLE · 8.0 s\n");
+    CHECK(format_summary(results, 3, 0) == "22/27 AC · 1 WA · 1 TLE · 3 not run\n");
+    std::vector<CaseResult> timed_cases{accepted_cube(), accepted_cube()};
+    timed_cases[1].baseline = timed(2.0); // 80% and 20%: their geometric mean is 40%
+    CHECK(format_summary(timed_cases, 0, 5) == "2/2 AC · 40% of cuBLAS (2 cases) · 5.0 s\n");
 }
 
 TEST_CASE("the summary lists only verdicts that occurred, worst last") {
     std::vector<CaseResult> results{with_verdict("a", Verdict::JE), with_verdict("b", Verdict::RE),
                                     with_verdict("c", Verdict::RE), with_verdict("d", Verdict::CE)};
-    const auto text = format_summary(results, 5);
-    CHECK(text.rfind("0/4 AC, 2 RE, 1 CE, 1 JE ", 0) == 0);
-    CHECK_FALSE(contains(text, "WA"));
-    CHECK_FALSE(contains(text, "TLE"));
-    CHECK(text.size() >= 7);
-    CHECK(text.substr(text.size() - 7) == "exit 5\n");
+    const auto text = format_summary(results, 0, 0);
+    CHECK(text == "0/4 AC · 2 RE · 1 CE · 1 JE\n");
 }
 
-TEST_CASE("an all-accepted summary has no other counts") {
-    std::vector<CaseResult> results{with_verdict("a", Verdict::AC), with_verdict("b", Verdict::AC)};
-    const auto text = format_summary(results, 0);
-    CHECK(text.rfind("2/2 AC ", 0) == 0);
-    CHECK_FALSE(contains(text, ","));
-    CHECK(contains(text, "exit 0"));
+TEST_CASE("the method line says in one line how results were verified and timed") {
+    auto r = accepted_cube();
+    r.verification.calls = 4195;
+    const auto line = format_method({r});
+    CHECK(line == "checked: all 4195 calls vs FP64 · timed: GPU clock, cold L2, empty call subtracted (--verbose)\n");
+    CHECK(display_width(line) <= console_width + 1);
+    CHECK(format_method({}).empty());
+}
+
+TEST_CASE("the events' cross-check speaks only on a case timed against cuBLAS that disagrees, in one line") {
+    auto agreeing = accepted_cube();
+    agreeing.timing->own_events_ms = 10.0;
+    CHECK(format_events_alert({agreeing}).empty());
+    auto small = with_verdict("secret/x", Verdict::AC);
+    small.timing = timed(0.02);
+    small.timing->own_events_ms = 0.01; // +100%, but no time that matters
+    CHECK(format_events_alert({small}).empty());
+    auto disagreeing = accepted_cube();
+    disagreeing.timing->own_events_ms = 8.0; // the clock saw 25% more than the events
+    const auto line = format_events_alert({disagreeing, disagreeing});
+    CAPTURE(line);
+    CHECK(lines_of(line).size() == 1);
+    CHECK(contains(line, "perf/cube-1000: events in the solution's process say 8.00 ms, the clock 10.0 ms (+25.0%)"));
+    CHECK(contains(line, "1 more (--verbose)"));
 }
 
 TEST_CASE("worst_verdict picks the worst in the order AC WA TLE RE CE JE") {

@@ -92,25 +92,27 @@ struct Recording : Reporter {
 } // namespace
 
 TEST_CASE("a name with wide or accented characters is padded by its display width, so the columns line up") {
+    const ConsoleLayout layout({{"secret/ascii", 2, 2, 2}, {"secret/日本-ü", 2, 2, 2}, {"secret/cafe\xcc\x81", 2, 2, 2}});
     for (const std::string name : {"secret/ascii", "secret/日本-ü", "secret/cafe\xcc\x81"}) {
         CAPTURE(name);
-        const std::string row = format_row(with_verdict(name, Verdict::AC), false);
-        CHECK(display_width(row.substr(0, row.find("2×2×2"))) == 30);
-        CHECK(display_width(row.substr(0, row.find("AC"))) == 50);
+        const std::string row = format_row(with_verdict(name, Verdict::AC), layout, false);
+        CHECK(display_width(row.substr(0, row.find("2×2×2"))) == layout.name_width() + 2);
+        CHECK(display_width(row.substr(0, row.find("AC"))) == layout.name_width() + 2 + layout.shape_width() + 2);
     }
 }
 
 TEST_CASE("verdicts are coloured only when asked, and colour changes nothing else") {
     for (Verdict v : {Verdict::AC, Verdict::WA, Verdict::TLE, Verdict::RE, Verdict::CE, Verdict::JE}) {
         const auto r = with_verdict("secret/x", v, "why");
-        const std::string plain = format_row(r, false), coloured = format_row(r, false, true);
+        const std::string plain = format_row(r, ConsoleLayout(), false),
+                          coloured = format_row(r, ConsoleLayout(), false, true);
         CHECK_FALSE(contains(plain, "\x1b"));
         CHECK(contains(coloured, "\x1b["));
         CHECK(without_ansi(coloured) == plain);
     }
     const std::vector<CaseResult> results{with_verdict("a", Verdict::AC), with_verdict("b", Verdict::WA)};
-    CHECK(contains(format_summary(results, 1, true), "\x1b[31m")); // the worst verdict's red
-    CHECK(without_ansi(format_summary(results, 1, true)) == format_summary(results, 1));
+    CHECK(contains(format_summary(results, 0, 1.0, true), "\x1b[31m")); // the worst verdict's red
+    CHECK(without_ansi(format_summary(results, 0, 1.0, true)) == format_summary(results, 0, 1.0));
     CHECK(contains(styled_verdict(Verdict::AC, true), "\x1b[32m"));
     CHECK(styled_verdict(Verdict::AC, false) == "AC");
 }
@@ -146,7 +148,7 @@ TEST_CASE("colour is wanted on a terminal only, and not under NO_COLOR or TERM=d
 
 TEST_CASE("the console escapes a solution's file name, case names, details and compiler output") {
     std::ostringstream out;
-    ConsoleReporter console(out, true, false);
+    ConsoleReporter console(out, true, false, false);
     const RunContext run = run_of("dir/evil\x1b]0;title\x07.cu");
     console.run_started(run);
     console.compile_failed(run, "nvcc failed\nsol.cu(1): error: caf\xe9 \x1b[2J\n");

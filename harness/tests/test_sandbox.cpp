@@ -316,12 +316,22 @@ TEST_CASE("a confined process cannot ptrace, read the memory of, or open /proc/P
 TEST_CASE("a confined process cannot signal its parent, but may signal itself and its own group") {
     REQUIRE_SANDBOX();
     check_blocked("kill-parent", "errno 1",
-                  [](const Files &) { return "tried to signal process " + std::to_string(getpid()) + " (blocked)"; });
+                  [](const Files &) { return std::string("tried to signal the judge's process (blocked)"); });
     Files files;
     const auto run = run_confined("signal-own-group", files);
     CAPTURE(run.output);
     CHECK(contains(run.output, "result: ok"));
     CHECK(run.attempts.empty());
+}
+
+TEST_CASE("refused signals are one attempt however many processes they went to, naming the judge among them") {
+    using sandbox::signal_attempts;
+    CHECK(signal_attempts({1}, 77) == "tried to signal process 1 (blocked)");
+    CHECK(signal_attempts({77}, 77) == "tried to signal the judge's process (blocked)");
+    std::set<pid_t> many;
+    for (pid_t pid = 2; pid < 4096; ++pid) many.insert(pid);
+    CHECK(signal_attempts(many, 77) == "tried to signal 4,094 processes (the judge's process among them; blocked)");
+    CHECK(signal_attempts({5, 6}, 77) == "tried to signal 2 processes (blocked)");
 }
 
 TEST_CASE("a confined process's children cannot leave the process group the judge stops between calls") {

@@ -8,6 +8,7 @@
 
 #include <doctest/doctest.h>
 
+#include <chrono>
 #include <cstdio>
 #include <filesystem>
 #include <thread>
@@ -180,22 +181,80 @@ TEST_CASE("flooding stdout keeps only a bounded tail") {
     CHECK(contains(r.output_tail, "last line"));
 }
 
-TEST_CASE("a solution that dies while it is loaded is reported, and each case gets RE") {
+TEST_CASE("a solution that dies while it is loaded is reported as the solution's fault, and each case gets RE") {
     StandIn stand_in("crash-on-load");
     Supervisor s(stand_in.options);
     const auto start = s.start();
     CHECK_FALSE(start.ok);
-    CHECK(contains(start.failure, "while loading the solution"));
+    CHECK(start.solution_at_fault);
+    CHECK(contains(start.failure, "while loading the solution, before any call of solve()"));
     CHECK(s.run_case(small_case("x")).verdict == Verdict::RE);
 }
 
-TEST_CASE("a referee program that cannot be executed is reported, not waited for") {
+TEST_CASE("a solution whose process never finishes loading is RE after the load limit, not a long wait") {
+    StandIn stand_in("hang-on-load");
+    stand_in.options.load_limit_s = 1.0;
+    Supervisor s(stand_in.options);
+    const auto started = std::chrono::steady_clock::now();
+    const auto start = s.start();
+    CHECK(std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count() < 5.0);
+    CHECK_FALSE(start.ok);
+    CHECK(start.solution_at_fault);
+    CHECK(contains(start.failure, "did not finish loading the solution within 1 s"));
+    CHECK(children_named(getpid(), "stand_in_runner") == 0);
+}
+
+TEST_CASE("a referee program that cannot be executed is reported, not waited for, and is the judge's JE") {
     StandIn stand_in("ok");
     stand_in.options.referee = "/nonexistent/gemm-referee";
     Supervisor s(stand_in.options);
     const auto start = s.start();
     CHECK_FALSE(start.ok);
+    CHECK_FALSE(start.solution_at_fault);
     CHECK(contains(start.failure, "status 127"));
+    CHECK(s.run_case(small_case("x")).verdict == Verdict::JE);
+}
+
+TEST_CASE("a runner that crashes is replaced alone: the referee and its calibration go on") {
+    StandIn stand_in("crash-in-call");
+    Supervisor s(stand_in.options);
+    for (const char *name : {"first", "second", "third"}) {
+        const auto r = s.run_case(small_case(name));
+        CHECK(r.verdict == Verdict::RE);
+        CHECK(contains(r.detail, "Segmentation fault"));
+    }
+    CHECK(s.starts().referees == 1);
+    CHECK(s.starts().runners == 3);
+    CHECK(children_named(getpid(), "stand_in_referee") == 1);
+}
+
+TEST_CASE("a call that overruns costs only its runner: TLE, and the next case runs in a fresh runner") {
+    StandIn stand_in("hang-in-call");
+    Supervisor s(stand_in.options);
+    for (const char *name : {"slow", "slower"}) {
+        const auto r = s.run_case(small_case(name, 0.3));
+        CHECK(r.verdict == Verdict::TLE);
+        CHECK(r.wall_seconds < 5.0);
+    }
+    CHECK(s.starts().referees == 1);
+    CHECK(s.starts().runners == 2);
+}
+
+TEST_CASE("once the referee's spare sockets are used, a failed runner's case starts all three afresh") {
+    StandIn stand_in("crash-in-call");
+    stand_in.options.spare_runners = 1;
+    Supervisor s(stand_in.options);
+    for (const char *name : {"a", "b", "c"}) CHECK(s.run_case(small_case(name)).verdict == Verdict::RE);
+    CHECK(s.starts().referees == 2); // a and b on the first referee (b on its spare), c on a new one
+    CHECK(s.starts().runners == 3);
+}
+
+TEST_CASE("a broken protocol replaces the runner, and a good solution's next case is judged by the same referee") {
+    StandIn stand_in("garbage");
+    Supervisor s(stand_in.options);
+    CHECK(s.run_case(small_case("liar")).verdict == Verdict::RE);
+    CHECK(s.run_case(small_case("liar again")).verdict == Verdict::RE);
+    CHECK(s.starts().referees == 1);
 }
 
 TEST_CASE("the runner's hello carries a missing solve() through to the judge") {

@@ -12,6 +12,7 @@
 
 #include <cerrno>
 #include <chrono>
+#include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <sys/stat.h>
@@ -72,6 +73,12 @@ std::vector<std::string> nvcc_arguments(const std::string &source, const std::st
     args.insert(args.end(),
                 {"-o", output, source, "-lcublas", "-Xlinker", "-rpath=" + toolkit_library_dir(options.nvcc)});
     return args;
+}
+
+std::string starter_include_dir() {
+    const char *root = std::getenv("GEMM_JUDGE_ROOT");
+    if (root && *root) return std::string(root) + "/harness/judge/compile/starter";
+    return GEMM_JUDGE_STARTER_DIR;
 }
 
 std::string nvcc_version(const std::string &nvcc) {

@@ -38,6 +38,12 @@ std::vector<std::string> nvcc_arguments(const std::string &source, const std::st
 // What `nvcc --version` prints; SetupError (naming --nvcc) when nvcc cannot be run.
 std::string nvcc_version(const std::string &nvcc);
 
+// The folder of the judge's own solve.h (starter/solve.h), which declares solve() extern "C"
+// so that LeetGPU's starter form (`#include "solve.h"`, a plain `void solve(...)`) compiles
+// and is found as it is: the checkout the judge runs from ($GEMM_JUDGE_ROOT, set by ./judge),
+// else the one it was built from. Searched last, after every other include folder.
+std::string starter_include_dir();
+
 // Throws UsageError when the source is not a solution file (why_not_a_solution_file),
 // SetupError when nvcc cannot run, the cache folder cannot be used or its disk is full.
 CompileResult compile_solution(const std::string &source_path, const CompileOptions &options);

@@ -372,6 +372,11 @@ std::variant<JudgeOptions, int> parse_command_line(int argc, const char *const *
         ->check(CLI::IsMember({"perf", "all", "none"}))
         ->capture_default_str();
     app.add_flag("--show-output", o.show_output, "show what the solution printed (bounded tail) under each case");
+    app.add_flag("-v,--verbose", o.verbose,
+                 "also print how every result was verified and timed: the checks, the clock, the offset taken off, "
+                 "the solution's own events, the judge's own time");
+    app.add_flag("--keep-going", o.keep_going,
+                 "judge every case; by default the judge stops after the third case that ends in RE or TLE");
     app.add_flag("--reveal", o.reveal, "on WA also print the data of secret cases (sample cases always show theirs)");
     auto *list_option = app.add_flag("--list", o.list, "list the selected testcases and exit");
     app.add_option("--nvcc", o.nvcc, "the nvcc to compile with")

@@ -29,6 +29,8 @@ struct JudgeOptions {
     double time_budget_s = 0.3;     // --time-budget: the perf and rank cases', and every case's when given
     bool time_budget_given = false; // else the other cases get core/sampling's correctness budget
     bool show_output = false;
+    bool verbose = false;    // --verbose: the method lines, every figure of how it was verified and timed
+    bool keep_going = false; // --keep-going: every case, however many crash or hang (else fail_fast_limit)
     bool reveal = false; // print the data of failing secret cases too
     bool list = false;
     bool shrink = true;

@@ -5,6 +5,7 @@
 #include "core/stats.hpp"
 #include "core/terminal_text.hpp"
 #include "core/text.hpp"
+#include "core/time_resolution.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -21,12 +22,11 @@ namespace gemm {
 
 namespace {
 
-std::string shape(const CaseResult &r) {
-    return std::to_string(r.M) + "×" + std::to_string(r.N) + "×" + std::to_string(r.K);
-}
+std::string shape(int M, int N, int K) { return std::to_string(M) + "×" + std::to_string(N) + "×" + std::to_string(K); }
 
-// printf pads by bytes; "×" is two bytes but one column.
-std::string pad(const std::string &text, std::size_t width) { return pad_to_width(text, width); }
+// A column's text and the two spaces after it, by display width: printf pads by bytes, and
+// "×" is two bytes but one column.
+std::string pad(const std::string &text, std::size_t width) { return pad_to_width(text, width + 2, 2); }
 
 std::string escaped(const std::string &text) { return escape_for_terminal(text, true); }
 
@@ -56,11 +56,99 @@ std::string indented_tail(const std::string &tail, int max_lines) {
     for (std::string line; std::getline(in, line);) lines.push_back(line);
     const std::size_t first = lines.size() > std::size_t(max_lines) ? lines.size() - max_lines : 0;
     std::string out;
-    for (std::size_t i = first; i < lines.size(); ++i) out += "      | " + escape_for_terminal(lines[i]) + "\n";
+    for (std::size_t i = first; i < lines.size(); ++i)
+        out += fit_to_width("| " + escape_for_terminal(lines[i]), console_width, 6);
     return out;
 }
 
+// The columns after the shape: verdict, error/bound, time, TFLOP/s, then "vs cuBLAS".
+constexpr std::size_t verdict_width = 7, error_width = 9, time_width = 14, rate_width = 7;
+// The widest name and shape a row gives them: the rest of a line's 100 columns.
+constexpr std::size_t max_name_width = 26, max_shape_width = 16;
+constexpr std::size_t default_shape_width = 14; // "8192×8192×8192"
+
+std::string error_text(const CaseResult &r) {
+    const double ratio = error_over_bound(r);
+    if (ratio < 0) return "";
+    if (!std::isfinite(ratio)) return "inf";
+    return ratio < 1000 ? formatted("%.2f", ratio) : formatted("%.2g", ratio);
+}
+
+// TFLOP/s to as many digits as the time has.
+std::string rate_text(const CaseResult &r) {
+    const TimedRun &run = *r.timing;
+    const double resolution = time_resolution_ms(run);
+    if (resolve_time(run.stats.median_ms, resolution).kind == ResolvedTime::Kind::Below) return "";
+    const double tflops = gflops(flop_count(r.M, r.N, r.K), run.stats.median_ms) / 1000;
+    const int digits = significant_digits(run.stats.median_ms, resolution);
+    const int decimals = std::max(0, digits - 1 - static_cast<int>(std::floor(std::log10(std::max(tflops, 1e-9)))));
+    return formatted("%.*f", decimals, tflops);
+}
+
+// The solution's speed as a share of cuBLAS's on the same inputs.
+std::string cublas_share_text(const CaseResult &r) {
+    if (!r.timing || !r.baseline || r.timing->stats.median_ms <= 0) return "";
+    const TimedRun &own = *r.timing;
+    if (resolve_time(own.stats.median_ms, time_resolution_ms(own)).kind == ResolvedTime::Kind::Below) return "";
+    return formatted("%.0f%%", 100.0 * r.baseline->stats.median_ms / own.stats.median_ms);
+}
+
+std::string plural(std::size_t n, const char *one, const char *many) {
+    return std::to_string(n) + " " + (n == 1 ? one : many);
+}
+
 } // namespace
+
+ConsoleLayout::ConsoleLayout(const std::vector<PlannedCase> &cases)
+    : name_width_(std::string("case").size()), shape_width_(default_shape_width) {
+    std::vector<std::string> names;
+    std::size_t widest_shape = 0;
+    for (const auto &c : cases) {
+        names.push_back(escape_for_terminal(c.name));
+        name_width_ = std::max(name_width_, display_width(names.back()));
+        widest_shape = std::max(widest_shape, display_width(shape(c.M, c.N, c.K)));
+    }
+    if (cases.empty()) name_width_ = max_name_width;
+    name_width_ = std::min(name_width_, max_name_width);
+    if (!cases.empty()) shape_width_ = std::clamp(widest_shape, std::string("M×N×K").size() - 1, max_shape_width);
+    const auto cut = abbreviate_uniquely(names, name_width_);
+    for (std::size_t i = 0; i < cases.size(); ++i) shown_[cases[i].name] = cut[i];
+}
+
+std::string ConsoleLayout::shown_name(const std::string &name) const {
+    const auto found = shown_.find(name);
+    if (found != shown_.end()) return found->second;
+    return abbreviate_uniquely({escape_for_terminal(name)}, name_width_).front();
+}
+
+std::string fit_to_width(const std::string &text, std::size_t width, std::size_t indent) {
+    const std::size_t room = width > indent + 8 ? width - indent : 8;
+    std::string out;
+    std::istringstream lines(wrap_to_width(text, room));
+    for (std::string line; std::getline(lines, line);) {
+        // A word longer than the line (a path, a compiler's message) is broken where it must.
+        do {
+            const std::string part = truncate_to_width(line, room);
+            out += std::string(indent, ' ') + part + "\n";
+            line.erase(0, part.empty() ? line.size() : part.size());
+        } while (!line.empty());
+    }
+    return out;
+}
+
+std::string format_time(const TimedRun &run) {
+    const ResolvedTime t = resolve_time(run.stats.median_ms, time_resolution_ms(run));
+    switch (t.kind) {
+    case ResolvedTime::Kind::Below: return "< " + formatted("%g", t.bound_ms) + " ms";
+    case ResolvedTime::Kind::WithError: {
+        const int decimals = t.decimals_in(1);
+        return formatted("%.*f ± %.*f ms", decimals, t.value_ms, decimals, t.resolution_ms);
+    }
+    case ResolvedTime::Kind::Plain: break;
+    }
+    if (t.value_ms >= 1000) return formatted("%.*f s", t.decimals_in(1000), t.value_ms / 1000);
+    return formatted("%.*f ms", t.decimals_in(1), t.value_ms);
+}
 
 std::string styled_verdict(Verdict v, bool colour) {
     return colour ? fmt::format(verdict_style(v), "{}", verdict_name(v)) : std::string(verdict_name(v));
@@ -97,32 +185,29 @@ std::string format_device(const DeviceInfo &d) {
 std::string format_header(const RunContext &run) {
     const std::string file = std::filesystem::path(run.solution).filename().string();
     std::string compiled = run.compile.cached ? "(cached build)" : formatted("in %.1f s", run.compile.seconds);
-    return escape_for_terminal(file + "  compiled for " + (run.arch.empty() ? "nvcc's default target" : run.arch) +
-                               " (" + run.device.name + ") " + compiled) +
-           "\nGPU: " + escape_for_terminal(format_device(run.device)) + "\n";
+    const std::string first = escape_for_terminal(file + "  compiled for " +
+                                                  (run.arch.empty() ? "nvcc's default target" : run.arch) + " (" +
+                                                  run.device.name + ") " + compiled);
+    return truncate_to_width(first, console_width) + "\n" +
+           truncate_to_width("GPU: " + escape_for_terminal(format_device(run.device)), console_width) + "\n";
 }
 
-std::string format_column_titles() {
-    return pad("case", 30) + pad("M×N×K", 20) + pad("verdict", 9) + pad("error/bound", 13) + pad("median", 12) +
-           pad("GFLOP/s", 10) + "vs cuBLAS\n";
+std::string format_column_titles(const ConsoleLayout &layout) {
+    return pad("case", layout.name_width()) + pad("M×N×K", layout.shape_width()) + pad("verdict", verdict_width) +
+           pad("err/bound", error_width) + pad("time", time_width) + pad("TFLOP/s", rate_width) + "vs cuBLAS\n";
 }
 
-std::string format_row(const CaseResult &r, bool show_output, bool colour) {
-    const double ratio = error_over_bound(r);
-    std::string row = pad(escape_for_terminal(r.name), 30) + pad(shape(r), 20) +
-                      styled_cell(r.verdict, verdict_name(r.verdict), 9, colour) +
-                      pad(ratio < 0               ? "-"
-                          : !std::isfinite(ratio) ? "inf"
-                          : ratio < 1000          ? formatted("%.2f", ratio)
-                                                  : formatted("%.3g", ratio),
-                          13);
-    if (r.timing) {
-        const double ms = r.timing->stats.median_ms;
-        row += pad(format_duration_ms(ms), 12) + pad(formatted("%.1f", gflops(flop_count(r.M, r.N, r.K), ms)), 10);
-        if (r.baseline) row += formatted("%.0f%%", 100.0 * r.baseline->stats.median_ms / ms);
-    }
+std::string format_row(const CaseResult &r, const ConsoleLayout &layout, bool show_output, bool colour) {
+    std::string row = pad(layout.shown_name(r.name), layout.name_width()) +
+                      pad(shape(r.M, r.N, r.K), layout.shape_width()) +
+                      styled_cell(r.verdict, verdict_name(r.verdict), verdict_width + 2, colour);
+    std::string cells = pad(error_text(r), error_width);
+    if (r.timing) cells += pad(format_time(*r.timing), time_width) + pad(rate_text(r), rate_width) + cublas_share_text(r);
+    cells.erase(cells.find_last_not_of(' ') + 1);
+    row += cells;
+    row.erase(row.find_last_not_of(' ') + 1);
     row += "\n";
-    if (r.verdict != Verdict::AC) row += "      " + escaped(r.detail) + "\n";
+    if (r.verdict != Verdict::AC) row += fit_to_width(escaped(r.detail), console_width, 6);
     if (!r.output_tail.empty()) {
         if (show_output)
             row += indented_tail(r.output_tail, 20);
@@ -152,13 +237,59 @@ Verdict worst_verdict(const std::vector<CaseResult> &results) {
     return worst;
 }
 
-std::string format_summary(const std::vector<CaseResult> &results, int exit_status, bool colour) {
+std::string format_summary(const std::vector<CaseResult> &results, std::size_t not_run, double total_s, bool colour) {
     std::map<Verdict, int> counts;
     for (const auto &r : results) ++counts[r.verdict];
-    std::string text = std::to_string(counts[Verdict::AC]) + "/" + std::to_string(results.size()) + " AC";
+    const std::size_t judged = results.size() + not_run;
+    std::string text = styled_cell(worst_verdict(results),
+                                   std::to_string(counts[Verdict::AC]) + "/" + std::to_string(judged) + " AC", 0,
+                                   colour);
+    text.pop_back(); // styled_cell's gap
     for (Verdict v : {Verdict::WA, Verdict::TLE, Verdict::RE, Verdict::CE, Verdict::JE})
-        if (counts[v] > 0) text += ", " + std::to_string(counts[v]) + " " + verdict_name(v);
-    return styled_cell(worst_verdict(results), text, 60, colour) + "exit " + std::to_string(exit_status) + "\n";
+        if (counts[v] > 0) text += " · " + std::to_string(counts[v]) + " " + verdict_name(v);
+    if (not_run > 0) text += " · " + std::to_string(not_run) + " not run";
+    // Against cuBLAS: the geometric mean of its time over the solution's, where both were timed.
+    double log_sum = 0;
+    int compared = 0;
+    for (const auto &r : results)
+        if (!cublas_share_text(r).empty()) {
+            log_sum += std::log(r.baseline->stats.median_ms / r.timing->stats.median_ms);
+            ++compared;
+        }
+    if (compared > 0)
+        text += formatted(" · %.0f%% of cuBLAS (%s)", 100 * std::exp(log_sum / compared),
+                          plural(compared, "case", "cases").c_str());
+    if (total_s > 0) text += formatted(" · %.1f s", total_s);
+    return text + "\n";
+}
+
+std::string format_method(const std::vector<CaseResult> &results) {
+    int calls = 0;
+    bool timed = false;
+    for (const auto &r : results) {
+        calls += r.verification.calls;
+        timed = timed || r.timing;
+    }
+    if (calls == 0) return "";
+    std::string text = "checked: " + std::string(calls == 1 ? "the call" : "all " + std::to_string(calls) + " calls") +
+                       " vs FP64";
+    if (timed) text += " · timed: GPU clock, cold L2, empty call subtracted";
+    return text + " (--verbose)\n";
+}
+
+std::string format_events_alert(const std::vector<CaseResult> &results) {
+    std::vector<std::pair<const CaseResult *, EventsCrossCheck>> disagreeing;
+    for (const auto &r : results) {
+        if (!r.timing || !r.baseline) continue; // a case whose time matters: timed against cuBLAS
+        if (const auto check = cross_check_events(*r.timing); check && !check->agree) disagreeing.emplace_back(&r, *check);
+    }
+    if (disagreeing.empty()) return "";
+    const auto &[r, check] = disagreeing.front();
+    std::string text = formatted("events in the solution's process say %#.3g ms, the clock %#.3g ms (%+.1f%%)",
+                                 check.events_ms, check.clock_ms, 100 * check.difference_ms() / check.events_ms);
+    if (disagreeing.size() > 1) text += formatted("; %zu more (--verbose)", disagreeing.size() - 1);
+    const std::size_t room = console_width - std::min(console_width - 20, display_width(text) + 2);
+    return truncate_to_width(escape_for_terminal(r->name), room) + ": " + text + "\n";
 }
 
 std::string format_verification(const std::vector<CaseResult> &results) {
@@ -268,6 +399,9 @@ nlohmann::json report_json(const RunContext &run, const std::vector<CaseResult> 
         nlohmann::json c = r;
         c["error_over_bound"] = error_over_bound(r);
         if (r.timing) c["gflops"] = gflops(flop_count(r.M, r.N, r.K), r.timing->stats.median_ms);
+        // How far the medians may move when judged again (core/time_resolution.hpp).
+        if (r.timing) c["time_resolution_ms"] = time_resolution_ms(*r.timing);
+        if (r.baseline) c["cublas_time_resolution_ms"] = time_resolution_ms(*r.baseline);
         if (r.timing && r.baseline) c["fraction_of_cublas"] = r.baseline->stats.median_ms / r.timing->stats.median_ms;
         for (const auto &[key, run] : {std::pair{"own_events_cross_check", &r.timing},
                                        std::pair{"cublas_own_events_cross_check", &r.baseline}})

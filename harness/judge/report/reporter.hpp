@@ -25,7 +25,12 @@ class Reporter {
     virtual void compile_failed(const RunContext &, const std::string &) {}
     // A line about the run as a whole ("stress: 200 random shapes …: all AC").
     virtual void note(const std::string &) {}
+    // No case could run, for one reason said once: the solution's process could not reach
+    // solve() (it died or hung while loading: RE), or the judge's processes did not start (JE).
+    virtual void start_failed(const RunContext &, Verdict, const std::string &) {}
     virtual void case_skipped(const TestCase &, const std::string &) {}
+    // Cases the run did not judge (fail-fast), and why; after the last case judged.
+    virtual void cases_not_run(const NotRun &) {}
     virtual void case_finished(const CaseResult &, const TestCase &, const CasePolicy &) {}
     // A result beyond the cases (a shrunk failure, a stress run, a rank score): `value`
     // goes into the JSON report under `key`, `text` to the console.
@@ -43,7 +48,9 @@ class Reporters : public Reporter {
     void run_started(const RunContext &run) override;
     void compile_failed(const RunContext &run, const std::string &message) override;
     void note(const std::string &text) override;
+    void start_failed(const RunContext &run, Verdict verdict, const std::string &why) override;
     void case_skipped(const TestCase &tc, const std::string &why) override;
+    void cases_not_run(const NotRun &not_run) override;
     void case_finished(const CaseResult &r, const TestCase &tc, const CasePolicy &policy) override;
     void finding(const std::string &key, const nlohmann::json &value, const std::string &text) override;
     void run_finished(const RunContext &run, const std::vector<CaseResult> &results, int exit_status) override;
@@ -52,24 +59,30 @@ class Reporters : public Reporter {
     std::vector<std::unique_ptr<Reporter>> all_;
 };
 
-// The terminal table (judge/report/report.hpp formats its rows). Everything it prints is escaped
-// for the terminal; verdicts are in colour when `colour`, by default when `out` is std::cout
-// and stdout is a terminal that wants colour (terminal_wants_colour).
+// The terminal table (judge/report/report.hpp formats its rows): read at a glance by
+// default, the method and every figure of it with `verbose`. Everything it prints is
+// escaped for the terminal; verdicts are in colour when `colour`, by default when `out` is
+// std::cout and stdout is a terminal that wants colour (terminal_wants_colour).
 class ConsoleReporter : public Reporter {
   public:
-    ConsoleReporter(std::ostream &out, bool show_output, std::optional<bool> colour = std::nullopt);
+    ConsoleReporter(std::ostream &out, bool show_output, bool verbose = false,
+                    std::optional<bool> colour = std::nullopt);
     void run_started(const RunContext &run) override;
     void compile_failed(const RunContext &run, const std::string &message) override;
+    void start_failed(const RunContext &run, Verdict verdict, const std::string &why) override;
     void note(const std::string &text) override;
     void case_skipped(const TestCase &tc, const std::string &why) override;
+    void cases_not_run(const NotRun &not_run) override;
     void case_finished(const CaseResult &r, const TestCase &tc, const CasePolicy &policy) override;
     void finding(const std::string &key, const nlohmann::json &value, const std::string &text) override;
     void run_finished(const RunContext &run, const std::vector<CaseResult> &results, int exit_status) override;
 
   private:
     std::ostream &out_;
-    bool show_output_;
-    bool colour_;
+    bool show_output_, verbose_, colour_;
+    ConsoleLayout layout_;
+    std::size_t not_run_ = 0;
+    bool said_once_ = false; // the run's one reason was said (CE, or the solution never loaded): no table follows
 };
 
 // --json FILE: report_json() with every finding, written when the run ends; a file that
@@ -77,6 +90,7 @@ class ConsoleReporter : public Reporter {
 class JsonReporter : public Reporter {
   public:
     explicit JsonReporter(std::string path) : path_(std::move(path)) {}
+    void cases_not_run(const NotRun &not_run) override;
     void finding(const std::string &key, const nlohmann::json &value, const std::string &text) override;
     void run_finished(const RunContext &run, const std::vector<CaseResult> &results, int exit_status) override;
 
@@ -91,17 +105,20 @@ class JsonReporter : public Reporter {
 class JUnitReporter : public Reporter {
   public:
     explicit JUnitReporter(std::string path) : path_(std::move(path)) {}
+    void cases_not_run(const NotRun &not_run) override { not_run_ = not_run; }
     void finding(const std::string &key, const nlohmann::json &value, const std::string &text) override;
     void run_finished(const RunContext &run, const std::vector<CaseResult> &results, int exit_status) override;
 
   private:
     std::string path_;
     std::string no_gpu_; // why there was no GPU, when there was none
+    NotRun not_run_;
 };
 
 // The JUnit XML of a run (what JUnitReporter writes), well-formed whatever the names and
 // messages hold (pugixml; control bytes and bytes that are not UTF-8 escaped as `\xHH`).
-// `no_gpu`: why nothing ran, when no GPU was there.
-std::string junit_xml(const RunContext &run, const std::vector<CaseResult> &results, const std::string &no_gpu = "");
+// `no_gpu`: why nothing ran, when no GPU was there; cases not run are <skipped/>.
+std::string junit_xml(const RunContext &run, const std::vector<CaseResult> &results, const std::string &no_gpu = "",
+                      const NotRun &not_run = {});
 
 } // namespace gemm

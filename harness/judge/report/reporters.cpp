@@ -44,6 +44,8 @@ void write_report_file(const char *option, const std::string &path, const std::s
                          std::strerror(error));
 }
 
+std::string plural_cases(std::size_t n) { return std::to_string(n) + (n == 1 ? " case" : " cases"); }
+
 } // namespace
 
 // ---- Reporters -------------------------------------------------------------------------
@@ -57,8 +59,14 @@ void Reporters::compile_failed(const RunContext &run, const std::string &message
 void Reporters::note(const std::string &text) {
     for (auto &r : all_) r->note(text);
 }
+void Reporters::start_failed(const RunContext &run, Verdict verdict, const std::string &why) {
+    for (auto &r : all_) r->start_failed(run, verdict, why);
+}
 void Reporters::case_skipped(const TestCase &tc, const std::string &why) {
     for (auto &r : all_) r->case_skipped(tc, why);
+}
+void Reporters::cases_not_run(const NotRun &not_run) {
+    for (auto &r : all_) r->cases_not_run(not_run);
 }
 void Reporters::case_finished(const CaseResult &result, const TestCase &tc, const CasePolicy &policy) {
     for (auto &r : all_) r->case_finished(result, tc, policy);
@@ -81,31 +89,52 @@ void Reporters::run_finished(const RunContext &run, const std::vector<CaseResult
 
 // ---- ConsoleReporter -------------------------------------------------------------------
 
-ConsoleReporter::ConsoleReporter(std::ostream &out, bool show_output, std::optional<bool> colour)
-    : out_(out), show_output_(show_output),
+ConsoleReporter::ConsoleReporter(std::ostream &out, bool show_output, bool verbose, std::optional<bool> colour)
+    : out_(out), show_output_(show_output), verbose_(verbose),
       colour_(colour.value_or(&out == &std::cout && terminal_wants_colour(STDOUT_FILENO))) {}
 
 void ConsoleReporter::run_started(const RunContext &run) {
+    layout_ = ConsoleLayout(run.planned);
     out_ << format_header(run);
     if (run.precision != "fp32") out_ << "precision: judged as " << run.precision << " (tensor cores admitted)\n";
-    out_ << format_column_titles() << std::flush;
+    out_ << format_column_titles(layout_) << std::flush;
 }
 
 void ConsoleReporter::compile_failed(const RunContext &run, const std::string &message) {
+    said_once_ = true;
     out_ << escape_for_terminal(std::filesystem::path(run.solution).filename().string()) << "  "
-         << styled_verdict(Verdict::CE, colour_) << ": " << escape_for_terminal(message, true);
-    if (message.empty() || message.back() != '\n') out_ << "\n";
+         << styled_verdict(Verdict::CE, colour_) << ":\n";
+    // nvcc's lines as it wrote them, each cut to the console: a message is read line by line.
+    std::istringstream lines(escape_for_terminal(message, true));
+    for (std::string line; std::getline(lines, line);) out_ << fit_to_width(line, console_width, 2);
     out_ << std::flush;
+}
+
+void ConsoleReporter::start_failed(const RunContext &run, Verdict verdict, const std::string &why) {
+    said_once_ = true;
+    out_ << escape_for_terminal(std::filesystem::path(run.solution).filename().string()) << "  "
+         << styled_verdict(verdict, colour_)
+         << (verdict == Verdict::JE ? ": the judge's processes did not start:\n" : " before any call of solve():\n")
+         << fit_to_width(escape_for_terminal(why, true), console_width, 2) << std::flush;
 }
 
 void ConsoleReporter::note(const std::string &text) { out_ << escape_for_terminal(text, true) << "\n" << std::flush; }
 
 void ConsoleReporter::case_skipped(const TestCase &tc, const std::string &why) {
-    out_ << escape_for_terminal(tc.name) << "  skipped: " << escape_for_terminal(why, true) << "\n" << std::flush;
+    out_ << fit_to_width(escape_for_terminal(tc.name) + "  skipped: " + escape_for_terminal(why, true), console_width, 0)
+         << std::flush;
+}
+
+void ConsoleReporter::cases_not_run(const NotRun &not_run) {
+    not_run_ += not_run.names.size();
+    if (said_once_) return;
+    out_ << fit_to_width(plural_cases(not_run.names.size()) + " not run: " + escape_for_terminal(not_run.why),
+                         console_width, 0)
+         << std::flush;
 }
 
 void ConsoleReporter::case_finished(const CaseResult &r, const TestCase &tc, const CasePolicy &policy) {
-    out_ << format_row(r, show_output_, colour_);
+    out_ << format_row(r, layout_, show_output_, colour_);
     if (r.verdict == Verdict::WA && r.check && !r.check->map.empty()) out_ << format_map(r.check->map, r.M, r.K);
     if (r.verdict == Verdict::WA && policy.reveal && tc.M * double(tc.N) <= 4096 && tc.N * double(tc.K) <= 4096)
         out_ << indented(escape_for_terminal(show_case(tc), true));
@@ -116,16 +145,29 @@ void ConsoleReporter::finding(const std::string &, const nlohmann::json &, const
     if (!text.empty()) out_ << escape_for_terminal(text, true) << (text.back() == '\n' ? "" : "\n") << std::flush;
 }
 
-void ConsoleReporter::run_finished(const RunContext &run, const std::vector<CaseResult> &results, int exit_status) {
+void ConsoleReporter::run_finished(const RunContext &run, const std::vector<CaseResult> &results, int) {
     if (results.empty()) return;
-    out_ << format_summary(results, exit_status, colour_) << format_verification(results) << format_clock(results)
-         << format_timeline(run.timeline) << std::flush;
+    if (said_once_) {
+        out_ << format_summary(results, not_run_, run.timeline.total_s, colour_) << std::flush;
+        return;
+    }
+    out_ << format_summary(results, not_run_, run.timeline.total_s, colour_);
+    if (verbose_)
+        out_ << fit_to_width(format_verification(results) + format_clock(results) + format_timeline(run.timeline),
+                             console_width, 0);
+    else
+        out_ << format_method(results) << format_events_alert(results);
+    out_ << std::flush;
 }
 
 // ---- JsonReporter ----------------------------------------------------------------------
 
 void JsonReporter::finding(const std::string &key, const nlohmann::json &value, const std::string &) {
     findings_[key] = value;
+}
+
+void JsonReporter::cases_not_run(const NotRun &not_run) {
+    findings_["not_run"] = made_valid_utf8({{"cases", not_run.names}, {"why", not_run.why}});
 }
 
 void JsonReporter::run_finished(const RunContext &run, const std::vector<CaseResult> &results, int exit_status) {
@@ -154,7 +196,8 @@ std::string first_line(const std::string &text) { return text.substr(0, text.fin
 
 } // namespace
 
-std::string junit_xml(const RunContext &run, const std::vector<CaseResult> &results, const std::string &no_gpu) {
+std::string junit_xml(const RunContext &run, const std::vector<CaseResult> &results, const std::string &no_gpu,
+                      const NotRun &not_run) {
     int failures = 0, errors = 0;
     double seconds = 0;
     for (const auto &r : results) {
@@ -174,6 +217,10 @@ std::string junit_xml(const RunContext &run, const std::vector<CaseResult> &resu
     suite.append_attribute("failures").set_value(failures);
     suite.append_attribute("errors").set_value(nothing_ran ? 1 : errors);
     suite.append_attribute("time").set_value(seconds_text(seconds).c_str());
+    if (!not_run.names.empty()) {
+        suite.attribute("tests").set_value(static_cast<int>(results.size() + not_run.names.size()));
+        suite.append_attribute("skipped").set_value(static_cast<int>(not_run.names.size()));
+    }
     if (nothing_ran) {
         auto testcase = suite.append_child("testcase");
         set_text_attribute(testcase, "classname", suite_name);
@@ -196,6 +243,13 @@ std::string junit_xml(const RunContext &run, const std::vector<CaseResult> &resu
         set_text_attribute(problem, "message", std::string(verdict_name(r.verdict)) + ": " + first_line(r.detail));
         problem.append_child(pugi::node_pcdata).set_value(xml_safe(r.detail).c_str());
     }
+    for (const auto &name : not_run.names) {
+        auto testcase = suite.append_child("testcase");
+        set_text_attribute(testcase, "classname", suite_name);
+        set_text_attribute(testcase, "name", name);
+        testcase.append_attribute("time").set_value(seconds_text(0).c_str());
+        set_text_attribute(testcase.append_child("skipped"), "message", "not run: " + not_run.why);
+    }
     std::ostringstream out;
     doc.save(out, "  ", pugi::format_default, pugi::encoding_utf8);
     return out.str();
@@ -206,7 +260,7 @@ void JUnitReporter::finding(const std::string &key, const nlohmann::json &value,
 }
 
 void JUnitReporter::run_finished(const RunContext &run, const std::vector<CaseResult> &results, int) {
-    write_report_file("--junit", path_, junit_xml(run, results, no_gpu_));
+    write_report_file("--junit", path_, junit_xml(run, results, no_gpu_, not_run_));
 }
 
 } // namespace gemm

@@ -1,5 +1,6 @@
 #include "judge/run/session.hpp"
 #include "authoring/case_tools.hpp"
+#include "core/memory_blame.hpp"
 #include "core/terminal_text.hpp"
 #include "judge/compile/compile.hpp"
 #include "judge/compile/gpu_target.hpp"
@@ -47,11 +48,13 @@ TestCase generated_case(const Shape &shape, std::uint64_t seed, const std::strin
     return command_line_case(shape, static_cast<long long>(seed), data);
 }
 
-// --include folders, then those of the solution folder's gemm-judge.conf.
+// --include folders, then those of the solution folder's gemm-judge.conf, then the judge's
+// own solve.h (LeetGPU's starter form), last so that a solve.h of the solution's wins.
 std::vector<std::string> include_dirs(const JudgeOptions &o) {
     std::vector<std::string> dirs = o.include_dirs;
     const FolderSettings settings = folder_settings(o.solution);
     dirs.insert(dirs.end(), settings.include_dirs.begin(), settings.include_dirs.end());
+    dirs.push_back(starter_include_dir());
     return dirs;
 }
 
@@ -66,20 +69,19 @@ DeviceInfo probe(const std::string &worker) {
     }
 }
 
-// GPU memory a case needs at its peak, the checked call (referee/case_referee.cpp): A
-// and B twice in FP32 (the referee's copy and the solution's), C twice (the solution's
-// and the snapshot the checks read), the FP64 reference and its magnitudes, and one
-// FP64 copy of A and of B for the reference's DGEMM.
-double bytes_needed(const TestCase &tc) {
-    const double a = double(tc.M) * tc.N, b = double(tc.N) * tc.K, c = double(tc.M) * tc.K;
-    return 4 * (2 * a + 2 * b + 2 * c) + 8 * (a + b + 2 * c);
+// Every case ends the same way, for one reason said once: CE (nvcc failed, or the library
+// has no usable solve()), RE (the solution's process could not load it), JE (the judge's
+// processes could not start).
+std::vector<CaseResult> all_ended(const std::vector<TestCase> &cases, CaseEnding ending, const std::string &why) {
+    std::vector<CaseResult> results;
+    for (const auto &tc : cases) results.push_back(decide_case(tc, ended_early(ending, why)));
+    return results;
 }
 
-// Every case is CE: nvcc failed, or the library has no usable solve().
-std::vector<CaseResult> not_compiled(const std::vector<TestCase> &cases, const std::string &why) {
-    std::vector<CaseResult> results;
-    for (const auto &tc : cases) results.push_back(decide_case(tc, ended_early(CaseEnding::NotCompiled, why)));
-    return results;
+std::vector<PlannedCase> planned(const std::vector<TestCase> &cases) {
+    std::vector<PlannedCase> list;
+    for (const auto &tc : cases) list.push_back({tc.name, tc.M, tc.N, tc.K});
+    return list;
 }
 
 } // namespace
@@ -118,7 +120,7 @@ std::vector<TestCase> selected_cases(const JudgeOptions &o) {
 
 Reporters reporters_for(const JudgeOptions &o) {
     Reporters all;
-    all.add(std::make_unique<ConsoleReporter>(std::cout, o.show_output));
+    all.add(std::make_unique<ConsoleReporter>(std::cout, o.show_output, o.verbose));
     if (!o.json_path.empty()) all.add(std::make_unique<JsonReporter>(o.json_path));
     if (!o.junit_path.empty()) all.add(std::make_unique<JUnitReporter>(o.junit_path));
     // Stress, sanitizer and one-shape runs are experiments, not attempts at the suite.
@@ -151,6 +153,7 @@ std::optional<int> Session::prepare(const std::vector<TestCase> &cases, std::uni
     // The referee and the baseline runner start now, and measure their empty calls while
     // the device is probed and the solution compiles (on the H200 that hides about a second
     // of CUDA start-up and calibration); the solution's runner waits for the library.
+    context.planned = planned(cases);
     supervisor = std::make_unique<Supervisor>(supervision());
     supervisor_ = supervisor.get();
     supervisor->begin();
@@ -168,7 +171,7 @@ std::optional<int> Session::prepare(const std::vector<TestCase> &cases, std::uni
         std::cerr << "judge: the cached library of " << context.solution << " had changed on disk; it was rebuilt\n";
     if (!context.compile.ok) {
         report.compile_failed(context, "nvcc failed\n" + context.compile.diagnostics);
-        return finish(not_compiled(cases, context.compile.diagnostics));
+        return finish(all_ended(cases, CaseEnding::NotCompiled, context.compile.diagnostics));
     }
     supervisor->set_library(context.compile.library);
     const WorkerStart start = supervisor->start();
@@ -178,7 +181,7 @@ std::optional<int> Session::prepare(const std::vector<TestCase> &cases, std::uni
     context.cpus = start.cpus;
     if (start.ok && !start.solve_error.empty()) {
         report.compile_failed(context, start.solve_error);
-        return finish(not_compiled(cases, start.solve_error));
+        return finish(all_ended(cases, CaseEnding::NotCompiled, start.solve_error));
     }
     if (!context.device.present) {
         const std::string why = explain_missing_gpu(context.device.error, std::getenv("CUDA_VISIBLE_DEVICES"));
@@ -189,6 +192,13 @@ std::optional<int> Session::prepare(const std::vector<TestCase> &cases, std::uni
                            "\njudge: no GPU: " + why + ". Nothing was run.");
         report.run_finished(context, {}, exit_status::no_gpu);
         return exit_status::no_gpu;
+    }
+    if (!start.ok) {
+        // Nothing can run: said once, every case ending for that one reason.
+        const Verdict verdict = start.solution_at_fault ? Verdict::RE : Verdict::JE;
+        report.start_failed(context, verdict, start.failure);
+        return finish(all_ended(cases, start.solution_at_fault ? CaseEnding::NotStarted : CaseEnding::JudgeFailed,
+                                start.failure));
     }
     // What the kernel could not confine is said, never pretended: nvcc's sandbox, then the runner's.
     const std::vector<std::string> *unconfined[] = {&context.compile.unconfined, &start.unconfined};
@@ -273,12 +283,18 @@ void Session::shrink(Supervisor &supervisor, const TestCase &failing, const Case
 std::vector<CaseResult> Session::judge_cases(Supervisor &supervisor, const std::vector<TestCase> &cases) {
     std::vector<CaseResult> results;
     bool shrunk = !options.shrink;
+    int crashed_or_hung = 0;
+    NotRun not_run;
     for (std::size_t i = 0; i < cases.size(); ++i) {
         const TestCase &tc = cases[i];
+        if (crashed_or_hung >= fail_fast_limit && !options.keep_going) {
+            not_run.names.push_back(tc.name);
+            continue;
+        }
         progress.show("[" + std::to_string(i + 1) + "/" + std::to_string(cases.size()) + "] running " + tc.name);
-        if (bytes_needed(tc) > 0.9 * double(context.device.memory_bytes)) {
+        if (gpu_bytes_needed(tc.M, tc.N, tc.K) > 0.9 * double(context.device.memory_bytes)) {
             progress.clear();
-            report.case_skipped(tc, "needs " + std::to_string(int(bytes_needed(tc) / 1e9)) +
+            report.case_skipped(tc, "needs " + std::to_string(int(gpu_bytes_needed(tc.M, tc.N, tc.K) / 1e9)) +
                                         " GB of GPU memory, the GPU has " +
                                         std::to_string(int(context.device.memory_bytes / 1e9)) + " GB");
             continue;
@@ -288,10 +304,16 @@ std::vector<CaseResult> Session::judge_cases(Supervisor &supervisor, const std::
         progress.clear();
         report.case_finished(results.back(), tc, policy);
         const Verdict v = results.back().verdict;
+        crashed_or_hung += v == Verdict::RE || v == Verdict::TLE;
         if (!shrunk && (v == Verdict::WA || v == Verdict::RE) && policy.shrink) {
             shrunk = true;
             shrink(supervisor, tc, results.back());
         }
+    }
+    if (!not_run.names.empty()) {
+        not_run.why = "stopped after " + std::to_string(fail_fast_limit) +
+                      " cases ended in RE or TLE; --keep-going judges every case";
+        report.cases_not_run(not_run);
     }
     return results;
 }

@@ -47,6 +47,10 @@ std::string format_seconds(double s) {
     return text;
 }
 
+// How long the referee may take to send a case's result once the judge killed a runner
+// whose call overran (it only has to notice the runner's end close).
+constexpr double overrun_answer_limit_s = 30;
+
 bool output_pipe(int ends[2]) {
     if (pipe2(ends, O_CLOEXEC) != 0) return false;
     fcntl(ends[0], F_SETFL, O_NONBLOCK);
@@ -96,13 +100,14 @@ void Supervisor::stop_all() {
     referee_.stop();
     drain_outputs();
     channel_.close();
+    for (int &fd : spare_runner_ends_) close_fd(fd);
+    spare_runner_ends_.clear();
+    runner_needed_ = false;
     close_fd(monitor_socket_);
     close_fd(solution_output_.fd);
     close_fd(judge_side_output_.fd);
-    if (monitor_) {
-        for (auto &a : monitor_->take_attempts()) attempts_.push_back(a);
-        monitor_.reset();
-    }
+    keep_attempts();
+    monitor_.reset();
     scratch_.reset();
 }
 
@@ -128,8 +133,13 @@ void Supervisor::drain_outputs() {
 // The runner's notifications are answered whenever the supervisor waits: a blocked
 // runner thread never holds up the call it belongs to for longer than a poll.
 void Supervisor::answer_monitor() {
+    if (monitor_) monitor_->handle_ready();
+}
+
+// What the monitor named so far, kept: taken once per case (its signals then count as one
+// attempt) and before the monitor goes.
+void Supervisor::keep_attempts() {
     if (!monitor_) return;
-    monitor_->handle_ready();
     for (auto &a : monitor_->take_attempts()) attempts_.push_back(std::move(a));
 }
 
@@ -143,6 +153,7 @@ bool Supervisor::wait_for_activity(int ms) {
     if (monitor_ && (fds.back().revents & (POLLHUP | POLLERR | POLLNVAL))) {
         // Nothing is left under the filter: keep what it tried, stop polling a closed listener.
         answer_monitor();
+        keep_attempts();
         monitor_.reset();
     }
     drain_outputs();
@@ -181,11 +192,23 @@ bool Supervisor::spawn_referee_and_baseline(int &runner_end) {
         socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, runner_pair) != 0 ||
         socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, baseline_pair) != 0)
         return false;
+    // The referee's ends of the spare runners' sockets: a failed runner is replaced on the next.
+    std::vector<int> spare_referee_ends;
+    std::string spares;
+    for (int i = 0; i < options_.spare_runners; ++i) {
+        int pair[2];
+        if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, pair) != 0) break;
+        spare_referee_ends.push_back(pair[0]);
+        spare_runner_ends_.push_back(pair[1]);
+        spares += (spares.empty() ? "" : ",") + std::to_string(pair[0]);
+    }
     ChildSpec referee;
     referee.argv = {options_.referee, "--channel-in=" + std::to_string(channel_in),
                     "--channel-out=" + std::to_string(channel_out), "--runner=" + std::to_string(runner_pair[0]),
                     "--baseline=" + std::to_string(baseline_pair[0])};
+    if (!spares.empty()) referee.argv.push_back("--spare-runners=" + spares);
     referee.keep_fds = {channel_in, channel_out, runner_pair[0], baseline_pair[0]};
+    referee.keep_fds.insert(referee.keep_fds.end(), spare_referee_ends.begin(), spare_referee_ends.end());
     referee.output_fd = output[1];
     if (cpus_->pair()) referee.cpu = cpus_->pair()->referee;
     ChildSpec baseline;
@@ -194,7 +217,9 @@ bool Supervisor::spawn_referee_and_baseline(int &runner_end) {
     baseline.output_fd = output[1];
     if (cpus_->pair()) baseline.cpu = cpus_->pair()->runners;
     const bool started = referee_.start(referee) && baseline_.start(baseline);
+    ++starts_.referees;
     for (int fd : {channel_in, channel_out, output[1], runner_pair[0], baseline_pair[0], baseline_pair[1]}) close(fd);
+    for (int fd : spare_referee_ends) close(fd);
     judge_side_output_ = {output[0], ""};
     runner_end = runner_pair[1];
     return started;
@@ -218,6 +243,7 @@ bool Supervisor::spawn_runner(int runner_end) {
     runner.environment = scrubbed_environment(scratch_->dir());
     if (cpus_->pair()) runner.cpu = cpus_->pair()->runners; // where the baseline measures the path's cost
     const bool started = runner_.start(runner);
+    ++starts_.runners;
     for (int fd : {output[1], monitor_pair[1], runner_end}) close(fd);
     solution_output_ = {output[0], ""};
     monitor_socket_ = monitor_pair[0];
@@ -277,7 +303,7 @@ void Supervisor::spawn_judge_side() {
 
 WorkerStart Supervisor::start() {
     if (!begun_) {
-        if (referee_.running()) return last_start_;
+        if (referee_.running()) return runner_needed_ ? replace_runner() : last_start_;
         begin();
     }
     if (waiting_for_gpu_) {
@@ -318,6 +344,11 @@ WorkerStart Supervisor::finish_start() {
         stop_all();
         return last_start_;
     }
+    return start_runner(runner_end, nonce);
+}
+
+WorkerStart Supervisor::start_runner(int runner_end, std::uint64_t nonce) {
+    const auto started = Clock::now();
     try {
         if (!spawn_runner(runner_end)) throw std::runtime_error(strerror(errno));
     } catch (const std::exception &e) {
@@ -326,11 +357,23 @@ WorkerStart Supervisor::finish_start() {
         return last_start_;
     }
     channel_.send({{"nonce", nonce}, {"event", event::runner}, {"group", runner_.pid()}});
-    const auto runner_hello = wait_for_message(options_.startup_limit_s, failure);
-    last_start_.runner_start_s = std::chrono::duration<double>(Clock::now() - waiting).count() -
-                                 last_start_.waited_for_referee_s;
+    // Under a tool (compute-sanitizer, ncu) the process starts the tool first: its limit.
+    const double limit = options_.runner_prefix.empty() ? options_.load_limit_s : options_.startup_limit_s;
+    std::string failure;
+    const auto deadline = after(limit);
+    const auto runner_hello = wait_for_message(limit, failure);
+    last_start_.runner_start_s = std::chrono::duration<double>(Clock::now() - started).count();
     if (monitor_socket_ >= 0) receive_listener();
-    if (!runner_hello || runner_hello->value("event", "") != event::runner) {
+    if (!runner_hello && referee_.running() && runner_.running() && seconds_until(deadline) <= 0) {
+        // The referee waits for the runner's hello: the solution's process has not loaded.
+        last_start_.failure = "the solution's process did not finish loading the solution within " +
+                              format_seconds(limit) + " (a constructor or static initializer that never returns?)";
+        last_start_.solution_at_fault = true;
+        stop_all();
+        return last_start_;
+    }
+    if (!runner_hello || runner_hello->value("event", "") != event::runner ||
+        runner_hello->value("nonce", std::uint64_t{0}) != nonce) {
         last_start_.failure = runner_hello ? "the referee did not relay the runner's hello" : failure;
         stop_all();
         return last_start_;
@@ -338,14 +381,63 @@ WorkerStart Supervisor::finish_start() {
     if (runner_hello->value("lost", false) || !runner_hello->value("why", "").empty()) {
         last_start_.failure = runner_hello->value("lost", false)
                                   ? "the solution's process " + describe_wait_status(runner_.reap(2)) +
-                                        " while loading the solution"
+                                        " while loading the solution, before any call of solve()"
                                   : "the solution's process broke the runner protocol: " + runner_hello->value("why", "");
+        last_start_.solution_at_fault = true;
         stop_all();
         return last_start_;
     }
     last_start_.solve_error = runner_hello->value("solve_error", "");
     last_start_.ok = true;
     return last_start_;
+}
+
+WorkerStart Supervisor::replace_runner() {
+    runner_needed_ = false;
+    last_start_.ok = false;
+    last_start_.failure.clear();
+    last_start_.solution_at_fault = false;
+    last_start_.unconfined.clear();
+    last_start_.waited_for_gpu_s = last_start_.waited_for_referee_s = 0;
+    if (spare_runner_ends_.empty()) { // the referee had one more than the judge: start all afresh
+        stop_all();
+        return start();
+    }
+    const int runner_end = spare_runner_ends_.front();
+    spare_runner_ends_.erase(spare_runner_ends_.begin());
+    return start_runner(runner_end, fresh_random());
+}
+
+void Supervisor::retire_runner() {
+    runner_.kill_group();
+    runner_.stop();
+    drain(solution_output_);
+    close_fd(solution_output_.fd);
+    close_fd(monitor_socket_);
+    keep_attempts();
+    monitor_.reset();
+    scratch_.reset();
+    runner_needed_ = true;
+}
+
+void Supervisor::end_overrun_call() {
+    runner_.kill_group();
+    runner_.stop();
+    // The referee hears its runner's end close and sends the case's result: a runner is
+    // then replaced; anything else, or silence, and all three start afresh.
+    std::string failure;
+    const auto deadline = after(overrun_answer_limit_s);
+    while (seconds_until(deadline) > 0) {
+        const auto message = wait_for_message(seconds_until(deadline), failure);
+        if (!message) break;
+        if (message->value("event", "") != event::result) continue;
+        if (message->value("runner_replaced", false) && !message->value("worker_exits", false)) {
+            retire_runner();
+            return;
+        }
+        break;
+    }
+    stop_all();
 }
 
 std::string Supervisor::describe_runner_end(int call_index) {
@@ -359,6 +451,7 @@ std::string Supervisor::describe_runner_end(int call_index) {
 
 std::string Supervisor::attempts_text() {
     answer_monitor();
+    keep_attempts();
     std::string text;
     for (const auto &a : attempts_) text += (text.empty() ? "" : "; ") + a;
     attempts_.clear();
@@ -377,7 +470,9 @@ CaseResult Supervisor::run_case_once(const TestCase &tc, const CasePolicy &polic
     const auto started = Clock::now();
     const WorkerStart ready = start();
     if (!ready.ok) {
-        auto r = decide_case(tc, ended_early(CaseEnding::NotStarted, ready.failure));
+        // Only a solution's process that could not load is the solution's doing (RE).
+        auto r = decide_case(tc, ended_early(ready.solution_at_fault ? CaseEnding::NotStarted : CaseEnding::JudgeFailed,
+                                             ready.failure));
         r.output_tail = solution_output_.tail;
         return r;
     }
@@ -402,7 +497,10 @@ CaseResult Supervisor::run_case_once(const TestCase &tc, const CasePolicy &polic
     for (;;) {
         const int remaining_ms = std::max(0, static_cast<int>(std::ceil(seconds_until(deadline) * 1000)));
         if (!wait_for_activity(remaining_ms) && seconds_until(deadline) <= 0) {
-            stop_all();
+            if (phase == Phase::Judge)
+                stop_all();
+            else
+                end_overrun_call();
             if (phase == Phase::Solve)
                 return finish(ended_early(CaseEnding::CallOverran, "call " + std::to_string(call_index) +
                                                                        " of solve() ran past the time limit of " +
@@ -454,7 +552,10 @@ CaseResult Supervisor::run_case_once(const TestCase &tc, const CasePolicy &polic
                                               std::string("malformed result from the referee: ") + e.what()));
                 }
                 if (facts.reported.runner_lost) facts.runner_end = describe_runner_end(facts.reported.failed_call);
-                if (message.value("worker_exits", false)) stop_all();
+                if (message.value("worker_exits", false))
+                    stop_all();
+                else if (message.value("runner_replaced", false))
+                    retire_runner();
                 facts.impossible_timing = impossible_timing(facts.reported, ready.device);
                 return finish(std::move(facts));
             }

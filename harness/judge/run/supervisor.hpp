@@ -4,7 +4,10 @@
 // runner (confined; its blocked attempts reach the judge through the seccomp listener
 // it hands over before loading the solution). The supervisor enforces the time limit
 // of each solve() call, turns a dead runner into RE or TLE for the case it was on,
-// names what the runner tried, and starts fresh processes for the rest.
+// names what the runner tried, and starts a fresh runner for the rest: only the runner,
+// on one of the spare sockets the referee was started with (the referee, its calibration
+// and the baseline runner go on), and all three afresh when none is left or the judge's
+// own side failed.
 #pragma once
 
 #include "channel/judge_channel.hpp"
@@ -37,7 +40,11 @@ struct SupervisorOptions {
     std::string relaxed_for;                // that tool's name: it needs a looser confinement
     std::vector<std::array<int, 3>> timed_shapes; // the empty call is measured for these before the solution loads
     double judge_phase_limit_s = 300;       // the judge's own work (reference, checks) per phase
-    double startup_limit_s = 120;           // CUDA initialisation and loading the solution
+    double startup_limit_s = 120;           // the referee's CUDA start and calibration; a tool's (runner_prefix) start
+    // The solution's process, from its start to solve() found (CUDA's start, the library's
+    // constructors); past it the solution is at fault (a constructor that never returns).
+    double load_limit_s = 30;
+    int spare_runners = 16; // sockets for runners that replace a failed one without a new referee
     std::size_t output_tail_bytes = 16384;
     double time_limit_scale = 1.0; // under compute-sanitizer a call runs tens of times slower
     // The judge's turn on the GPU is taken before the referee starts (judge/os/gpu_turn.hpp):
@@ -50,6 +57,9 @@ struct WorkerStart {
     std::string failure;     // why the processes did not start, in words
     DeviceInfo device;       // from the referee
     std::string solve_error; // non-empty: the library has no usable solve()
+    // !ok because of the solution's process: it died, hung or broke the protocol while
+    // loading the solution, before any call (RE); otherwise a failure is the judge's (JE).
+    bool solution_at_fault = false;
     std::vector<std::string> unconfined; // what the solution's process is not confined by
     std::string cpus;                    // where the referee and the runners run (CpuClaim::describe)
     // Where start() spent its time: waiting for the referee's hello (its CUDA start and
@@ -84,6 +94,12 @@ class Supervisor {
         double seconds = 0;
     };
     const CaseRuns &case_runs() const { return case_runs_; }
+    // The processes started so far: a failed solution's runner is replaced alone while the
+    // referee has a spare socket for it; referees count the starts of all three afresh.
+    struct Starts {
+        int referees = 0, runners = 0;
+    };
+    const Starts &starts() const { return starts_; }
 
   private:
     enum class Phase { Judge, Solve, StandIn };
@@ -92,6 +108,16 @@ class Supervisor {
         std::string tail;
     };
     WorkerStart finish_start();
+    // The solution's runner on `runner_end`, announced to the referee with `nonce`, until it
+    // has loaded the solution (or why not, and whose fault that is).
+    WorkerStart start_runner(int runner_end, std::uint64_t nonce);
+    // After a runner failed and the referee kept going: a new runner on the next spare socket.
+    WorkerStart replace_runner();
+    // The failed runner's group killed and reaped, what it printed and tried kept.
+    void retire_runner();
+    // A call that overran: the runner killed, and the referee's result for the case awaited
+    // (its runner is replaced when it says so); all three stopped when it does not answer.
+    void end_overrun_call();
     void spawn_judge_side(); // the referee and the baseline runner, and their calibration order
     CaseResult run_case_once(const TestCase &tc, const CasePolicy &policy);
     bool spawn_referee_and_baseline(int &runner_end);
@@ -101,6 +127,7 @@ class Supervisor {
     void drain_outputs();
     std::optional<nlohmann::json> wait_for_message(double limit_s, std::string &failure);
     void answer_monitor();
+    void keep_attempts();
     std::string describe_runner_end(int call_index);
     bool receive_listener();
     std::string attempts_text();
@@ -123,11 +150,14 @@ class Supervisor {
     WorkerStart last_start_;
     // Between begin() and start(): the runner's end of its socket, and the greeting's nonce.
     bool begun_ = false;
+    std::vector<int> spare_runner_ends_; // the judge's ends of the referee's spare runner sockets, in order
+    bool runner_needed_ = false;         // the referee replaced a failed runner and waits for the next
     bool waiting_for_gpu_ = false; // begun, but the referee waits for this judge's turn on the GPU
     int pending_runner_end_ = -1;
     std::uint64_t pending_nonce_ = 0;
     std::uint64_t random_state_;
     CaseRuns case_runs_;
+    Starts starts_;
 };
 
 } // namespace gemm
