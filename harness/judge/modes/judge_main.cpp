@@ -67,7 +67,10 @@ int judge(const JudgeOptions &o) {
     const std::vector<CaseResult> results = o.stress > 0 ? session.stress(*supervisor)
                                             : o.sanitize ? session.sanitize(cases)
                                                          : session.judge_cases(*supervisor, cases);
-    return session.finish(results);
+    const int status = session.finish(results);
+    // The report is out: the prompt need not wait for three CUDA contexts to be torn down.
+    supervisor->stop_without_waiting();
+    return status;
 }
 
 // The suite of the checkout the judge was started from: ./judge sets GEMM_JUDGE_ROOT, since

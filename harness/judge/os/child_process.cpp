@@ -72,6 +72,12 @@ int ChildProcess::reap(double wait_s) {
     return status;
 }
 
+void ChildProcess::abandon() {
+    kill_group();
+    pid_ = -1;
+    stop_on_interrupt_.reset();
+}
+
 void ChildProcess::kill_group() {
     if (pid_ <= 0) return;
     kill(-pid_, SIGKILL);

@@ -38,6 +38,10 @@ class ChildProcess {
     // Kills the group without waiting: several children then end at once (each one's CUDA
     // context is torn down as it exits, about 0.2 s on the H200), and stop() reaps them.
     void kill_group();
+    // Kills the group and forgets it, without waiting for it to end: for the judge's last act,
+    // where waiting would only keep the user from the prompt while CUDA contexts are torn down
+    // (the kernel reaps them once the judge has exited).
+    void abandon();
 
   private:
     pid_t pid_ = -1;

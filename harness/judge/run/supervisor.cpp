@@ -92,9 +92,16 @@ Supervisor::~Supervisor() {
 // Nonces and secrets: unpredictable, and held by trusted processes only.
 std::uint64_t Supervisor::fresh_random() { return SplitMix64(random_state_++ * 0x9E3779B97F4A7C15ull).next(); }
 
-void Supervisor::stop_all() {
+void Supervisor::stop_without_waiting() { stop_all(false); }
+
+void Supervisor::stop_all(bool wait) {
     // All three end together: reaped one after the other, their exits took 0.55 s.
-    for (ChildProcess *child : {&runner_, &baseline_, &referee_}) child->kill_group();
+    for (ChildProcess *child : {&runner_, &baseline_, &referee_}) {
+        if (wait)
+            child->kill_group();
+        else
+            child->abandon();
+    }
     runner_.stop();
     baseline_.stop();
     referee_.stop();

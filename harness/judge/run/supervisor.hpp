@@ -87,6 +87,8 @@ class Supervisor {
     // until the solution is loaded.
     WorkerStart start();
     CaseResult run_case(const TestCase &tc, const CasePolicy &policy = {});
+    // The run is over and the judge exits next: every process killed, none waited for.
+    void stop_without_waiting();
     // Every case run so far (a suite's cases, rank's and compare's rounds, shrinking's
     // tries), and their wall time from request to verdict.
     struct CaseRuns {
@@ -122,7 +124,7 @@ class Supervisor {
     CaseResult run_case_once(const TestCase &tc, const CasePolicy &policy);
     bool spawn_referee_and_baseline(int &runner_end);
     bool spawn_runner(int runner_end);
-    void stop_all();
+    void stop_all(bool wait = true);
     void drain(Output &output);
     void drain_outputs();
     std::optional<nlohmann::json> wait_for_message(double limit_s, std::string &failure);
