@@ -13,6 +13,7 @@
 #include <nlohmann/json.hpp>
 #include <pugixml.hpp>
 #include <regex>
+#include <sstream>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -481,4 +482,52 @@ TEST_CASE("the judge says it is compiling on a terminal's stderr, and not when s
     close(controller);
     CHECK(WEXITSTATUS(status) == 4);
     CHECK(contains(seen, "compiling " + solution + "…"));
+}
+
+// ---- The practitioner's loop: the command line's conventions, end to end ---------------
+
+namespace {
+
+std::vector<std::string> lines_of(const std::string &text) {
+    std::vector<std::string> lines;
+    std::istringstream in(text);
+    for (std::string line; std::getline(in, line);) lines.push_back(line);
+    return lines;
+}
+
+std::size_t occurrences(const std::string &text, const std::string &part) {
+    std::size_t count = 0;
+    for (auto at = text.find(part); at != std::string::npos; at = text.find(part, at + 1)) ++count;
+    return count;
+}
+
+} // namespace
+
+TEST_CASE("without a GPU the judge says why once on stderr, in two lines of at most 100 columns, exit 6") {
+    if (gpu_present()) return;
+    TempFolder folder;
+    const auto solution = folder.write("sol.cu", read_text(naive));
+    const auto nvcc = building_nvcc(folder);
+    const auto err = judge(judged(folder, solution, nvcc), Stream::err);
+    CAPTURE(err.output);
+    CHECK(err.status == 6);
+    const auto lines = lines_of(err.output);
+    REQUIRE(lines.size() == 2);
+    CHECK(lines[0].rfind("judge: no GPU: ", 0) == 0);
+    for (const auto &line : lines) CHECK(display_width(line) <= 100);
+    CHECK_FALSE(contains(err.output, "CUDA said"));
+    // stdout holds the report: the compile line, and nothing about the GPU.
+    const auto out = judge(judged(folder, solution, nvcc), Stream::out);
+    CHECK(out.status == 6);
+    CHECK(contains(out.output, "sol.cu  compiled for "));
+    CHECK(contains(out.output, "solve() found"));
+    CHECK_FALSE(contains(out.output, "no GPU"));
+    // compare's two sides find the one machine without a GPU: said once.
+    const auto other = folder.write("other.cu", read_text(naive));
+    const auto compare =
+        judge({"compare", solution, other, "--nvcc", nvcc, "--cache-dir", folder.at("cache"), "--no-history"});
+    CAPTURE(compare.output);
+    CHECK(compare.status == 6);
+    CHECK(occurrences(compare.output, "judge: no GPU: ") == 1);
+    CHECK(occurrences(compare.output, "solve() found") == 2);
 }
