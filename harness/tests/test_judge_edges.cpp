@@ -531,3 +531,40 @@ TEST_CASE("without a GPU the judge says why once on stderr, in two lines of at m
     CHECK(occurrences(compare.output, "judge: no GPU: ") == 1);
     CHECK(occurrences(compare.output, "solve() found") == 2);
 }
+
+TEST_CASE("case validate names every file meant as a case that never runs, and why, exit 5") {
+    TempFolder folder;
+    folder.write("suite/secret/01-good.case", "shape 2 3 4\ndata normal\nseed 1\n");
+    const auto mine = folder.write("suite/mine/02-mine.case", "shape 2 3 4\ndata normal\nseed 1\n");
+    const auto top = folder.write("suite/03-top.case", "shape 2 3 4\ndata normal\nseed 1\n");
+    const auto upper = folder.write("suite/secret/04-upper.CASE", "shape 2 3 4\ndata normal\nseed 1\n");
+    const auto nameless = folder.write("suite/secret/.case", "shape 2 3 4\ndata normal\nseed 1\n");
+    folder.write("elsewhere/05-linked.case", "shape 2 3 4\ndata normal\nseed 1\n");
+    fs::create_directory_symlink(folder.at("elsewhere"), folder.at("suite/secret/linked"));
+    const std::string suite = folder.at("suite");
+    const auto run = judge({"--testcases", suite, "case", "validate"}, Stream::err);
+    CAPTURE(run.output);
+    CHECK(run.status == 5);
+    const std::string categories = "(sample, secret, perf, rank, huge)";
+    CHECK(lines_of(run.output) ==
+          std::vector<std::string>{
+              top + ":0: never runs unless named: it is in no category folder " + categories,
+              mine + ":0: never runs unless named: the folder 'mine' is not a category " + categories,
+              nameless + ":0: never runs: the suite's loader reads only names ending in .case",
+              upper + ":0: never runs: the suite's loader reads only names ending in .case",
+              folder.at("suite/secret/linked") +
+                  ":0: never runs: a link to a folder, which the suite's loader does not follow; its 1 .case file(s) "
+                  "are never read",
+          });
+    CHECK(judge({"--testcases", suite, "case", "validate"}, Stream::out).output.empty());
+    const auto one = judge({"--testcases", suite, "case", "validate", mine}, Stream::err);
+    CHECK(one.status == 5);
+    CHECK(contains(one.output, "the folder 'mine' is not a category"));
+    // --list lists what runs and says that something never does, without failing.
+    const auto list = judge({"--list", "--testcases", suite});
+    CAPTURE(list.output);
+    CHECK(list.status == 0);
+    CHECK(contains(list.output, "secret/01-good  2×3×4"));
+    CHECK(
+        contains(list.output, "judge: note: 5 file(s) meant as testcases never run; ./judge case validate names them"));
+}
