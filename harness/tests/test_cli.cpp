@@ -4,6 +4,7 @@
 #include "core/terminal_text.hpp"
 #include "core/testcase.hpp"
 #include "judge/options/cli.hpp"
+#include "judge/options/help_format.hpp"
 #include "test_support.hpp"
 
 #include <cstdlib>
@@ -370,4 +371,66 @@ TEST_CASE("cache info and cache clean need no solution, and take --cache-dir aft
     REQUIRE(std::holds_alternative<JudgeOptions>(p.result));
     CHECK(std::get<JudgeOptions>(p.result).cache_command == "clean");
     CHECK(std::get<JudgeOptions>(p.result).cache_dir == "/tmp/c");
+}
+
+// ---- The command line's conventions: --help's layout ------------------------------------
+
+namespace {
+
+// Every command and subcommand, as typed after ./judge.
+const std::vector<std::vector<std::string>> every_command = {{"rank"},
+                                                             {"compare"},
+                                                             {"history"},
+                                                             {"leaderboard"},
+                                                             {"case"},
+                                                             {"case", "new"},
+                                                             {"case", "validate"},
+                                                             {"case", "show"},
+                                                             {"case", "export"},
+                                                             {"case", "import"},
+                                                             {"cache"},
+                                                             {"cache", "info"},
+                                                             {"cache", "clean"}};
+
+// Parser notation that must never reach --help: CLI11's flag defaults, types, ranges and labels.
+const std::vector<std::string> parser_artifacts = {
+    "{false}", "{true}",   "FLOAT",  "TEXT:",     "INT:", "UINT",  ":FILE", ":DIR", "in [",
+    "[1 - ",   "REQUIRED", "Needs:", "Excludes:", "Env:", "=perf", "=120",  " x 3", "SUBCOMMAND"};
+
+} // namespace
+
+TEST_CASE("--help shows no parser notation: value names, defaults in words, flags bare") {
+    std::vector<std::vector<std::string>> helps = {{"--help"}};
+    for (auto command : every_command) {
+        command.push_back("--help");
+        helps.push_back(command);
+    }
+    for (const auto &args : helps) {
+        const auto p = help_at("100", args);
+        CAPTURE(args.front());
+        for (const auto &artifact : parser_artifacts) CHECK_MESSAGE(!contains(p.out, artifact), artifact);
+        for (const auto &line : lines_of(p.out)) CHECK(display_width(line) <= 100);
+    }
+    const std::string main_help = help_at("100", {"--help"}).out;
+    for (const char *expected : {"  --no-shrink  ", "  --shape MxNxK  ", "(default: 120)", "(default: fp32)",
+                                 "  SOLUTION  ", "Usage: ./judge [OPTIONS] [SOLUTION]", "./judge COMMAND --help"})
+        CHECK_MESSAGE(contains(main_help, expected), expected);
+    CHECK(contains(help_at("100", {"case", "new", "--help"}).out, "--shape M N K"));
+    CHECK(contains(help_at("100", {"case", "new", "--help"}).out, "(required)"));
+}
+
+TEST_CASE("the help formatter renders a plain flag and a negated flag as their names alone") {
+    CLI::App app{"a test command", "judge"};
+    app.formatter(wrapping_formatter(80));
+    bool verbose = false, keep_going = false, record = true;
+    app.add_flag("--verbose", verbose, "every figure");
+    app.add_flag("-k,--keep-going", keep_going, "do not stop after a few crashes");
+    app.add_flag("!--no-record", record, "do not record");
+    const std::string help = app.help();
+    CAPTURE(help);
+    const std::size_t column = 26; // the formatter's left column at 80: a third of the width
+    CHECK(contains(help, "\n" + pad_to_width("  --verbose", column) + "every figure\n"));
+    CHECK(contains(help, "\n" + pad_to_width("  -k, --keep-going", column) + "do not stop after a few crashes\n"));
+    CHECK(contains(help, "\n" + pad_to_width("  --no-record", column) + "do not record\n"));
+    for (const auto &artifact : parser_artifacts) CHECK_MESSAGE(!contains(help, artifact), artifact);
 }

@@ -29,13 +29,19 @@ namespace fs = std::filesystem;
 namespace {
 
 const char *exit_status_text =
-    "Exit status: 0 every case AC; 1 worst verdict WA; 2 TLE; 3 RE; 4 CE (the solution's code, or nvcc "
-    "stopped by a compile limit); 5 JE (the judge or a testcase file is at fault, never the solution); 6 no "
-    "GPU present (the solution was still compiled); 7 setup error (nvcc cannot run, the cache folder is "
-    "unusable or its disk full, a report cannot be written: the message says what to change); 64 bad command "
-    "line (the message names the option or the file). Ctrl-C or SIGTERM stops nvcc, the referee and the "
-    "runners with the judge, which ends by that signal (status 130 or 143).\n"
-    "Testcases: ./judge case new|validate|show|export|import --help; compiled solutions: ./judge cache --help";
+    "Exit status:\n"
+    "  0   every case AC\n"
+    "  1-4 the worst verdict: 1 WA, 2 TLE, 3 RE, 4 CE (the solution's code, or nvcc stopped by a compile "
+    "limit)\n"
+    "  5   JE: the judge or a testcase file is at fault, never the solution\n"
+    "  6   no GPU present (the solution was still compiled)\n"
+    "  7   setup error: nvcc cannot run, the cache folder is unusable or its disk full, a report cannot be "
+    "written (the message says what to change)\n"
+    "  64  bad command line (the message names the option or the file)\n"
+    "  130/143  Ctrl-C or SIGTERM: nvcc, the referee and the runners stop with the judge, which ends by that "
+    "signal\n"
+    "A command's options: ./judge COMMAND --help (rank, compare, history, leaderboard, case new, case validate, "
+    "case show, case export, case import, cache info, cache clean).";
 
 // A number option's value checked as text, before CLI11 converts it, so a word is refused
 // in the option's own terms ("--time-budget: 'abc' is not a number of seconds (0 to 60)")
@@ -83,14 +89,17 @@ void add_case_command(CLI::App &app, std::optional<CaseCommandOptions> &command)
 
     auto *create = cases->add_subcommand("new", "create a generated case file");
     create->add_option("name", c.name, "e.g. secret/19-my-case (category folder, then a name)")->required();
-    create->add_option("--shape", c.shape, "M N K")->expected(3)->required();
+    create->add_option("--shape", c.shape, "the sizes")->expected(3)->option_text("M N K")->required();
     create->add_option("--data", c.data, "uniform LOW HIGH | integers LOW HIGH | normal | mixed | sparse DENSITY")
+        ->option_text("WORDS")
         ->capture_default_str();
     create->add_option("--seed", c.seed, "the generator's seed, from 0 to 2^59 - 1")
+        ->option_text("SEED")
         ->check(whole_number())
         ->capture_default_str();
-    create->add_option("--time-limit", c.time_limit_s, "seconds per solve() call (default from the shape)");
-    create->add_option("--comment", c.comment, "a first-line comment saying what the case is for");
+    create->add_option("--time-limit", c.time_limit_s, "seconds per solve() call (default from the shape)")
+        ->option_text("SECONDS");
+    create->add_option("--comment", c.comment, "a first-line comment saying what the case is for")->option_text("TEXT");
     create->callback(use("new"));
 
     auto *validate = cases->add_subcommand("validate", "validate one case file, a folder, or the whole suite");
@@ -103,7 +112,9 @@ void add_case_command(CLI::App &app, std::optional<CaseCommandOptions> &command)
 
     auto *exporter = cases->add_subcommand("export", "write a case as a competitive-programming .in/.ans pair");
     exporter->add_option("name", c.name, "the case")->required();
-    exporter->add_option("--dir", c.dir, "where to write NAME.in and NAME.ans")->capture_default_str();
+    exporter->add_option("--dir", c.dir, "where to write NAME.in and NAME.ans")
+        ->option_text("FOLDER")
+        ->capture_default_str();
     exporter->callback(use("export"));
 
     auto *importer = cases->add_subcommand("import", "make an explicit case from a .in (and .ans) pair");
@@ -119,7 +130,7 @@ void add_competitive_commands(CLI::App &app, JudgeOptions &o) {
     auto *rank = app.add_subcommand("rank", "judge the whole suite, then time the ranked set (perf and rank cases) "
                                             "against cuBLAS until the spread is small, and give a score");
     rank->add_option("solution", o.solution, "the .cu file to rank")->required()->check(CLI::ExistingFile);
-    rank->add_option("--profile", o.profile_case, "also run Nsight Compute on this ranked case");
+    rank->add_option("--profile", o.profile_case, "also run Nsight Compute on this ranked case")->option_text("CASE");
     rank->footer(std::string("Score: the geometric mean of the per-shape median times, of cuBLAS time / yours, and "
                              "of the achieved FLOP/s over the FP32 peak.\n") +
                  fp32_peak_rule +
@@ -155,14 +166,17 @@ void add_competitive_commands(CLI::App &app, JudgeOptions &o) {
         command->callback(use(command->get_name().c_str()));
     }
     for (auto *command : {rank, compare, history})
-        command->add_option("--plot", o.plot_path, "draw the figures into this .png or .svg (matplotlib)");
+        command->add_option("--plot", o.plot_path, "draw the figures into this .png or .svg (matplotlib)")
+            ->option_text("FILE");
     for (auto *command : {rank, compare}) {
         command
             ->add_option("--spread-target", o.spread_target,
                          "repeat until every shape's spread (IQR/median) is below this")
+            ->option_text("FRACTION")
             ->check(number_in(0.0001, 1.0, "a fraction"))
             ->capture_default_str();
         command->add_option("--rank-budget", o.rank_budget_s, "… or until this many seconds have passed")
+            ->option_text("SECONDS")
             ->check(number_in(1.0, 36000.0, "a number of seconds"))
             ->capture_default_str();
     }
@@ -320,33 +334,43 @@ std::variant<JudgeOptions, int> parse_command_line(int argc, const char *const *
                  "with device pointers, row-major A (M×N), B (N×K), C (M×K).",
                  "judge"};
     app.formatter(wrapping_formatter(help_width())); // before the subcommands, which inherit it
-    app.set_version_flag("--version", "gemm-judge " + defaults.version);
+    app.set_help_flag("-h,--help", "print this help and exit");
+    app.set_version_flag("--version", "gemm-judge " + defaults.version, "print the version and exit");
     app.add_option("solution", o.solution, "the .cu file to judge")->check(CLI::ExistingFile);
     auto *case_option = app.add_option("--case", o.cases,
                                        "run only these cases: a name (secret/04-primes), its last part "
-                                       "(04-primes) or a category (sample, secret, perf); repeatable");
+                                       "(04-primes) or a category (sample, secret, perf); repeatable")
+                            ->option_text("NAME");
     auto *category_option = app.add_option("--category", categories,
                                            "the categories to run, comma-separated; huge (over 2^31 elements, "
                                            "about 40 GB of GPU memory) runs only when named")
+                                ->option_text("NAMES")
                                 ->capture_default_str();
     auto *testcases_option = app.add_option("--testcases", o.testcases_dir, "the folder of *.case files")
+                                 ->option_text("FOLDER")
                                  ->check(CLI::ExistingDirectory)
                                  ->capture_default_str();
     app.add_option("--precision", o.precision, "the arithmetic judged against: fp32, or tf32/bf16 for tensor cores")
+        ->option_text("NAME")
         ->check(CLI::IsMember({"fp32", "tf32", "bf16"}))
         ->capture_default_str();
     auto *shape_option =
-        app.add_option("--shape", shape, "judge one generated case of this shape instead of the suite, e.g. 17x33x5");
+        app.add_option("--shape", shape, "judge one generated case of this shape instead of the suite, e.g. 17x33x5")
+            ->option_text("MxNxK");
     app.add_option("--seed", seed, "the seed of --shape and --stress, from 0 to 2^59 - 1")
+        ->option_text("SEED")
         ->check(whole_number())
         ->capture_default_str();
     app.add_option("--data", o.data, "the distribution of --shape and --stress (as in a .case file's data line)")
+        ->option_text("WORDS")
         ->capture_default_str();
     auto *stress_option = app.add_option("--stress", o.stress,
                                          "judge this many random shapes (odd sizes weighted heavily); stops at "
                                          "the first failure and shrinks it")
+                              ->option_text("COUNT")
                               ->check(number_in(1, 1000000, "a number of shapes", true));
     app.add_option("--stress-max", o.stress_max_size, "the largest dimension --stress draws")
+        ->option_text("SIZE")
         ->check(number_in(1, 8192, "a size", true))
         ->capture_default_str()
         ->needs(stress_option);
@@ -356,37 +380,47 @@ std::variant<JudgeOptions, int> parse_command_line(int argc, const char *const *
                                          "synccheck, initcheck); a clean run is required for AC");
     app.add_option("--arch", o.arch,
                    "GPU target for nvcc, e.g. sm_90 (default: the GPU present, arch-specific where it has a "
-                   "variant: sm_90a on a Hopper)");
+                   "variant: sm_90a on a Hopper)")
+        ->option_text("TARGET");
     app.add_option("--include", o.include_dirs,
                    "an include folder for nvcc (a header library such as CUTLASS); repeatable; a folder's "
                    "gemm-judge.conf may name more")
+        ->option_text("FOLDER")
         ->check(CLI::ExistingDirectory);
-    app.add_option("--json", o.json_path, "also write every figure, the GPU, driver and clocks to this JSON file");
-    app.add_option("--junit", o.junit_path, "also write the verdicts as a JUnit XML file, for CI systems");
+    app.add_option("--json", o.json_path, "also write every figure, the GPU, driver and clocks to this JSON file")
+        ->option_text("FILE");
+    app.add_option("--junit", o.junit_path, "also write the verdicts as a JUnit XML file, for CI systems")
+        ->option_text("FILE");
     app.add_option("--time-budget", o.time_budget_s,
                    "seconds of timed calls per case (at least 5 calls); unless given, cases timed for correctness "
                    "alone (not perf, rank or against cuBLAS) get 0.1")
+        ->option_text("SECONDS")
         ->check(number_in(0.0, 60.0, "a number of seconds"))
         ->capture_default_str();
     app.add_option("--baseline", o.baseline, "time cuBLAS SGEMM on the same inputs: perf (perf cases), all, none")
+        ->option_text("WHICH")
         ->check(CLI::IsMember({"perf", "all", "none"}))
         ->capture_default_str();
     app.add_flag("--show-output", o.show_output, "show what the solution printed (bounded tail) under each case");
     app.add_flag("--reveal", o.reveal, "on WA also print the data of secret cases (sample cases always show theirs)");
     auto *list_option = app.add_flag("--list", o.list, "list the selected testcases and exit");
     app.add_option("--nvcc", o.nvcc, "the nvcc to compile with")
+        ->option_text("PROGRAM")
         ->capture_default_str()
         ->check([](const std::string &p) {
             return find_program(p).empty() ? "not an executable file (nor one in PATH)" : "";
         });
     app.add_option("--cache-dir", o.cache_dir, "where compiled solutions are kept (./judge cache info)")
+        ->option_text("FOLDER")
         ->capture_default_str();
     app.add_option("--compile-timeout", o.compile_timeout_s,
                    "seconds nvcc may take, with every program it starts; past it the solution is CE")
+        ->option_text("SECONDS")
         ->check(CLI::Range(1.0, 3600.0))
         ->capture_default_str();
     app.add_option("--compile-memory", o.compile_memory_gib,
                    "GiB of address space for nvcc and each program it starts (cicc, ptxas, gcc); past it CE")
+        ->option_text("GIB")
         ->check(CLI::Range(0.25, 1024.0))
         ->capture_default_str();
     // One mode per run: an option the mode would ignore is refused, not silently dropped.
@@ -404,9 +438,14 @@ std::variant<JudgeOptions, int> parse_command_line(int argc, const char *const *
                    "the history database (default: $GEMM_JUDGE_HISTORY, else the user's data folder); one that "
                    "cannot be read is kept as FILE.damaged-<UTC time> and a new one started, another program's "
                    "SQLite database is refused")
+        ->option_text("FILE")
         ->envname("GEMM_JUDGE_HISTORY");
     app.add_flag("!--no-history", o.record_history, "do not record this run in the history");
     app.footer(exit_status_text); // after the subcommands: only the main help has it
+    for (auto *command : app.get_subcommands([](const CLI::App *) { return true; })) {
+        command->group("Commands");
+        for (auto *action : command->get_subcommands([](const CLI::App *) { return true; })) action->group("Commands");
+    }
     try {
         app.parse(argc, argv);
         if (o.case_command->action.empty()) o.case_command.reset();

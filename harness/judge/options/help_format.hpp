@@ -1,5 +1,7 @@
 // ./judge --help laid out for the terminal it is read on: CLI11's layout (options left,
-// descriptions right), with every line wrapped at spaces to the terminal's width.
+// descriptions right), with every line wrapped at spaces to the terminal's width, and
+// nothing of the parser's own notation: an option shows its value's name (--shape MxNxK),
+// never its type or range, and its default in words.
 #pragma once
 
 #include <CLI/CLI.hpp>
