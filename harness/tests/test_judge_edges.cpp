@@ -503,6 +503,41 @@ std::size_t occurrences(const std::string &text, const std::string &part) {
 
 } // namespace
 
+TEST_CASE("./judge help exits 0 with the main help, and help rank with rank's") {
+    const auto help = judge({"help"}, Stream::out);
+    CHECK(help.status == 0);
+    CHECK(contains(help.output, "Usage: ./judge [OPTIONS] [SOLUTION]"));
+    CHECK(contains(help.output, "Exit status:"));
+    const auto rank = judge({"help", "rank"}, Stream::out);
+    CHECK(rank.status == 0);
+    CHECK(contains(rank.output, "Usage: ./judge rank [OPTIONS] SOLUTION"));
+    const auto unknown = judge({"help", "nosuch"});
+    CHECK(unknown.status == 64);
+    CHECK(contains(unknown.output, "judge: unknown command 'nosuch'; the commands are "));
+}
+
+TEST_CASE("a mistyped option is judge: on stderr with the nearest option, stdout empty, exit 64") {
+    const auto err = judge({naive, "--revael"}, Stream::err);
+    CHECK(err.status == 64);
+    CHECK(
+        err.output ==
+        "judge: unknown option --revael; did you mean --reveal?\nRun './judge --help' for the options and commands.\n");
+    CHECK(judge({naive, "--revael"}, Stream::out).output.empty());
+}
+
+TEST_CASE("case new takes --shape as MxNxK, as the judge does, or as M N K") {
+    TempFolder folder;
+    fs::create_directories(folder.at("suite"));
+    const std::string suite = folder.at("suite");
+    const auto crossed = judge({"--testcases", suite, "case", "new", "secret/x", "--shape", "33x17x65"});
+    CAPTURE(crossed.output);
+    CHECK(crossed.status == 0);
+    CHECK(contains(read_text(folder.at("suite/secret/x.case")), "shape 33 17 65\n"));
+    const auto apart = judge({"--testcases", suite, "case", "new", "--shape", "33", "17", "65", "secret/y"});
+    CHECK(apart.status == 0);
+    CHECK(contains(read_text(folder.at("suite/secret/y.case")), "shape 33 17 65\n"));
+}
+
 TEST_CASE("without a GPU the judge says why once on stderr, in two lines of at most 100 columns, exit 6") {
     if (gpu_present()) return;
     TempFolder folder;

@@ -73,7 +73,7 @@ class WrappingFormatter : public CLI::Formatter {
             usage += app->get_require_subcommand_min() > 0 ? " COMMAND" : " [COMMAND]";
         usage = wrap_to_width(usage, width_, 7) + "\n";
         if (has_commands && app->get_parent() == nullptr)
-            usage += wrap_to_width("       " + program + " COMMAND ...   (./judge COMMAND --help: its help)", width_, 7) +
+            usage += wrap_to_width("       " + program + " COMMAND ...   (./judge help COMMAND: its help)", width_, 7) +
                      "\n";
         return usage;
     }
@@ -138,6 +138,13 @@ std::size_t help_width() {
 
 std::shared_ptr<CLI::Formatter> wrapping_formatter(std::size_t width) {
     return std::make_shared<WrappingFormatter>(width);
+}
+
+std::string command_path(const CLI::App &command) {
+    std::string path;
+    for (const CLI::App *app = &command; app->get_parent() != nullptr; app = app->get_parent())
+        path = app->get_name() + (path.empty() ? "" : " " + path);
+    return path;
 }
 
 } // namespace gemm

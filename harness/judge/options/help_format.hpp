@@ -17,4 +17,7 @@ std::size_t help_width();
 // A CLI11 formatter that wraps to `width` columns; subcommands inherit it.
 std::shared_ptr<CLI::Formatter> wrapping_formatter(std::size_t width);
 
+// "case new" for that subcommand; "" for the main command.
+std::string command_path(const CLI::App &command);
+
 } // namespace gemm
