@@ -76,7 +76,7 @@ int run_action(const CaseCommandOptions &c, const std::string &suite_root) {
         print(std::cout, "wrote " + path + "\n");
         return 0;
     }
-    std::cerr << "judge case: unknown action " << c.action << "\n";
+    std::cerr << "judge: case: unknown action " << c.action << "\n";
     return exit_status::usage;
 }
 
@@ -86,10 +86,10 @@ int run_case_command(const CaseCommandOptions &c, const std::string &suite_root)
     try {
         return run_action(c, suite_root);
     } catch (const UsageError &e) {
-        print(std::cerr, std::string("judge case ") + c.action + ": " + e.what() + "\n");
+        print(std::cerr, std::string("judge: case ") + c.action + ": " + e.what() + "\n");
         return exit_status::usage;
     } catch (const SetupError &e) {
-        print(std::cerr, std::string("judge case ") + c.action + ": " + e.what() + "\n");
+        print(std::cerr, std::string("judge: case ") + c.action + ": " + e.what() + "\n");
         return exit_status::setup;
     } catch (const TestcaseError &e) {
         print(std::cerr, std::string(e.what()) + "\n");

@@ -495,7 +495,89 @@ std::optional<std::string> problem_of_file(const std::string &path, const std::s
     return std::nullopt;
 }
 
+std::string categories_text() {
+    std::string text;
+    for (const auto &category : case_categories()) text += (text.empty() ? "" : ", ") + category;
+    return text;
+}
+
+// "path:0: never runs: why", or "never runs unless named: why" for a case only --case or
+// --category picks.
+std::string never_runs(const fs::path &path, const std::string &why, bool unless_named = false) {
+    return shown(path) + ":0: never runs" + (unless_named ? " unless named: " : ": ") + why;
+}
+
+// A name meant for a case that the loader, which reads `*.case` exactly, passes over:
+// "x.CASE", "x.case " or a file named only ".case".
+bool looks_like_a_case_file(const fs::path &path) {
+    std::string name = path.filename().string();
+    while (!name.empty() && std::isspace(static_cast<unsigned char>(name.back()))) name.pop_back();
+    std::transform(name.begin(), name.end(), name.begin(), [](unsigned char c) { return std::tolower(c); });
+    return name.size() >= 5 && name.compare(name.size() - 5, 5, ".case") == 0 && path.extension() != ".case";
+}
+
+// Why a *.case file the loader reads is still never run: no run takes its folder unless told.
+std::optional<std::string> uncategorized(const fs::path &file, const std::string &suite_root) {
+    // Compared as absolute paths with their folders' links resolved: `case validate testcases/mine` names the
+    // suite's folder as the suite root does not.
+    std::error_code ec;
+    const fs::path where = fs::weakly_canonical(fs::absolute(file).parent_path(), ec) / file.filename();
+    const fs::path relative = where.lexically_relative(fs::weakly_canonical(fs::absolute(suite_root), ec));
+    if (relative.empty() || relative == "." || *relative.begin() == "..") return std::nullopt; // not in the suite
+    const std::string folder = relative.begin()->string();
+    if (std::next(relative.begin()) == relative.end())
+        return never_runs(file, "it is in no category folder (" + categories_text() + ")", true);
+    const auto &categories = case_categories();
+    if (std::find(categories.begin(), categories.end(), folder) != categories.end()) return std::nullopt;
+    return never_runs(
+        file, "the folder '" + escape_for_terminal(folder) + "' is not a category (" + categories_text() + ")", true);
+}
+
+// A link to a folder: the loader does not follow it, so the cases behind it never load.
+std::optional<std::string> unfollowed_link(const fs::directory_entry &entry) {
+    std::error_code ec;
+    if (!entry.is_symlink(ec) || !fs::is_directory(entry.path(), ec)) return std::nullopt;
+    std::size_t cases = 0;
+    try {
+        cases = case_files_below(entry.path().string()).size();
+    } catch (const fs::filesystem_error &) {
+        return std::nullopt;
+    }
+    if (cases == 0) return std::nullopt;
+    return never_runs(entry.path(), "a link to a folder, which the suite's loader does not follow; its " +
+                                        std::to_string(cases) + " .case file(s) are never read");
+}
+
 } // namespace
+
+std::vector<std::string> never_run_files(const std::string &path, const std::string &suite_root) {
+    std::vector<std::string> problems;
+    std::error_code ec;
+    if (!fs::exists(fs::symlink_status(path, ec))) return problems;
+    if (!fs::is_directory(path, ec)) {
+        if (looks_like_a_case_file(path))
+            problems.push_back(never_runs(path, "the suite's loader reads only names ending in .case"));
+        else if (const auto why = uncategorized(path, suite_root))
+            problems.push_back(*why);
+        return problems;
+    }
+    std::vector<fs::directory_entry> entries;
+    try {
+        for (const auto &entry : fs::recursive_directory_iterator(path)) entries.push_back(entry);
+    } catch (const fs::filesystem_error &) {
+        return problems; // validate_path says the folder cannot be listed
+    }
+    std::sort(entries.begin(), entries.end());
+    for (const auto &entry : entries) {
+        if (looks_like_a_case_file(entry.path()))
+            problems.push_back(never_runs(entry.path(), "the suite's loader reads only names ending in .case"));
+        else if (const auto why = unfollowed_link(entry))
+            problems.push_back(*why);
+        else if (entry.path().extension() == ".case")
+            if (const auto why = uncategorized(entry.path(), suite_root)) problems.push_back(*why);
+    }
+    return problems;
+}
 
 std::string create_generated_case(const std::string &suite_root, const NewCaseRequest &request) {
     const fs::path path = new_case_path(suite_root, request.name);
@@ -569,7 +651,7 @@ std::vector<std::string> validate_path(const std::string &path, const std::strin
     std::error_code ec;
     if (!fs::is_directory(path, ec)) {
         if (auto problem = problem_of_file(path, suite_root)) return {*problem};
-        return {};
+        return never_run_files(path, suite_root);
     }
     std::vector<std::string> files;
     try {
@@ -577,8 +659,8 @@ std::vector<std::string> validate_path(const std::string &path, const std::strin
     } catch (const fs::filesystem_error &e) {
         return {path + ":0: cannot be listed: " + e.code().message()};
     }
-    if (files.empty()) return {path + ":0: holds no *.case files"};
-    std::vector<std::string> problems;
+    std::vector<std::string> problems = never_run_files(path, suite_root);
+    if (files.empty() && problems.empty()) return {path + ":0: holds no *.case files"};
     for (const auto &file : files)
         if (auto problem = problem_of_file(file, suite_root)) problems.push_back(*problem);
     return problems;

@@ -36,6 +36,11 @@ std::pair<std::string, std::string> export_pair(const TestCase &tc, const std::s
 // per-matrix statistics of the checked inputs (min, max, mean, root-mean-square, count of zeros).
 std::string show_case(const TestCase &tc);
 // Validates one .case file or every .case file below a folder (path relative to nothing: as given). Returns one
-// "file:line: why" string per problem, empty when all is valid; includes expected-C mismatches.
+// "file:line: why" string per problem, empty when all is valid; includes expected-C mismatches and never_run_files.
 std::vector<std::string> validate_path(const std::string &path, const std::string &suite_root);
+// "file:0: never runs: why" for each file at or below `path` that a problem setter meant as a case and no run
+// takes: a *.case file below the suite root outside every category folder (case_categories; only --case or
+// --category picks it), a name the loader passes over ("x.CASE", a file named ".case"), a link to a folder of
+// cases (the loader does not follow links to folders). Files outside the suite root are not placed in it.
+std::vector<std::string> never_run_files(const std::string &path, const std::string &suite_root);
 } // namespace gemm

@@ -4,6 +4,8 @@
 #include "core/terminal_text.hpp"
 #include "core/testcase.hpp"
 #include "judge/options/cli.hpp"
+#include "judge/options/help_format.hpp"
+#include "judge/options/usage_errors.hpp"
 #include "test_support.hpp"
 
 #include <cstdlib>
@@ -370,4 +372,241 @@ TEST_CASE("cache info and cache clean need no solution, and take --cache-dir aft
     REQUIRE(std::holds_alternative<JudgeOptions>(p.result));
     CHECK(std::get<JudgeOptions>(p.result).cache_command == "clean");
     CHECK(std::get<JudgeOptions>(p.result).cache_dir == "/tmp/c");
+}
+
+// ---- The command line's conventions: help, errors, --shape -------------------------------
+
+namespace {
+
+// Every command and subcommand, as typed after ./judge.
+const std::vector<std::vector<std::string>> every_command = {{"rank"},
+                                                             {"compare"},
+                                                             {"history"},
+                                                             {"leaderboard"},
+                                                             {"case"},
+                                                             {"case", "new"},
+                                                             {"case", "validate"},
+                                                             {"case", "show"},
+                                                             {"case", "export"},
+                                                             {"case", "import"},
+                                                             {"cache"},
+                                                             {"cache", "info"},
+                                                             {"cache", "clean"},
+                                                             {"help"}};
+
+std::vector<std::string> with_help_first(std::vector<std::string> command) {
+    command.insert(command.begin(), "help");
+    return command;
+}
+
+// Parser notation that must never reach --help: CLI11's flag defaults, types, ranges and labels.
+const std::vector<std::string> parser_artifacts = {
+    "{false}", "{true}",   "FLOAT",  "TEXT:",     "INT:", "UINT",  ":FILE", ":DIR", "in [",
+    "[1 - ",   "REQUIRED", "Needs:", "Excludes:", "Env:", "=perf", "=120",  " x 3", "SUBCOMMAND"};
+
+} // namespace
+
+TEST_CASE("./judge help prints the main help and exits 0, and help COMMAND prints that command's") {
+    const auto main_help = parse({"help"});
+    REQUIRE(std::holds_alternative<int>(main_help.result));
+    CHECK(std::get<int>(main_help.result) == 0);
+    CHECK(main_help.out == parse({"--help"}).out);
+    CHECK(main_help.err.empty());
+    for (const auto &command : every_command) {
+        std::string path;
+        for (const auto &word : command) path += (path.empty() ? "" : " ") + word;
+        CAPTURE(path);
+        const auto p = parse(with_help_first(command));
+        REQUIRE(std::holds_alternative<int>(p.result));
+        CHECK(std::get<int>(p.result) == 0);
+        CHECK(contains(p.out, "Usage: ./judge " + path));
+        auto dashed = command;
+        dashed.push_back("--help");
+        CHECK(p.out == parse(dashed).out); // the same text as COMMAND --help
+    }
+}
+
+TEST_CASE("./judge help with an unknown command is exit 64 naming it and listing the commands") {
+    const auto p = parse({"help", "nosuch"});
+    REQUIRE(std::holds_alternative<int>(p.result));
+    CHECK(std::get<int>(p.result) == 64);
+    CHECK(p.out.empty());
+    CHECK(p.err == "judge: unknown command 'nosuch'; the commands are case, cache, rank, compare, history, "
+                   "leaderboard or help\nRun './judge --help' for the options and commands.\n");
+    CHECK(parse({"help", "case", "nwe"}).err ==
+          "judge: case: unknown command 'nwe'; did you mean 'new'?\nRun './judge help case' for its options.\n");
+}
+
+TEST_CASE("every usage error is judge: and what is wrong on stderr, then where the options are, exit 64") {
+    const std::string hint = "Run './judge --help' for the options and commands.";
+    const std::vector<std::pair<std::vector<std::string>, std::string>> cases = {
+        {{solution, "--revael"}, "judge: unknown option --revael; did you mean --reveal?"},
+        {{solution, "--jsno", "r.json"}, "judge: unknown option --jsno; did you mean --json?"},
+        {{solution, "--time-budgte=1"}, "judge: unknown option --time-budgte; did you mean --time-budget?"},
+        {{solution, "--time", "1"}, "judge: unknown option --time; did you mean --time-budget?"},
+        {{solution, "--spread-target", "0.1"},
+         "judge: unknown option --spread-target; it is an option of ./judge rank and ./judge compare"},
+        {{solution, "--frobnicate"}, "judge: unknown option --frobnicate"},
+        {{"case", "new", "secret/x", "--shap", "1", "2", "3"},
+         "judge: case new: unknown option --shap; did you mean --shape?"},
+        {{"rank", solution, "--spread-targte", "0.1"},
+         "judge: rank: unknown option --spread-targte; did you mean --spread-target?"},
+        {{"rnak", solution}, "judge: unknown command 'rnak'; did you mean 'rank'?"},
+        {{"comapre", "a.cu", "b.cu"}, "judge: unknown command 'comapre'; did you mean 'compare'?"},
+        {{"frobnicate"},
+         "judge: 'frobnicate' is neither a command (case, cache, rank, compare, history, leaderboard or help) nor "
+         "a .cu solution"},
+        {{"case", "nwe", "secret/x"}, "judge: case: unknown command 'nwe'; did you mean 'new'?"},
+        {{"cache", "nosuch"}, "judge: cache: unknown command 'nosuch'; the commands are info or clean"},
+        {{"case"}, "judge: case: needs a command: new, validate, show, export or import"},
+        {{"rank"}, "judge: rank: SOLUTION is missing: the .cu file to rank"},
+        {{"case", "new", "secret/x"}, "judge: case new: --shape MxNxK is missing"},
+        {{}, "judge: no solution given: name a .cu file (./judge solutions/tiled.cu) or a command"},
+        {{solution, solution},
+         "judge: unexpected argument '" + solution +
+             "'; the judge takes one solution (./judge compare OLD NEW "
+             "takes two)"},
+        {{solution, "--shape"}, "judge: --shape needs a value: MxNxK"},
+        {{solution, "--shape", "4x5x6", "--case", "sample"}, "judge: --case cannot be used with --shape"},
+        {{solution, "--stress-max", "64"}, "judge: --stress-max needs --stress"},
+        {{solution, "--precision", "fp23"},
+         "judge: --precision: 'fp23' is not one of fp32, tf32, bf16; did you mean fp32?"},
+        {{solution, "--baseline", "sometimes"}, "judge: --baseline: 'sometimes' is not one of perf, all, none"},
+        {{solution, "--compile-timeout", "0"}, "judge: --compile-timeout: 0 is not in the range 1 to 3600"},
+        {{solution, "--testcases", "/no/such/folder"}, "judge: --testcases: /no/such/folder: no such folder"},
+        {{"case", "new", "secret/x", "--shape", "1", "2", "3", "--time-limit", "soon"},
+         "judge: case new: --time-limit: 'soon' is not a number of seconds"},
+        {{"case", "import", "secret/x", "/no/such.in"}, "judge: case import: IN: /no/such.in: no such file"},
+        {{"--list", "--testcases", "\x1b[2J"}, "judge: --testcases: \\x1b[2J: no such folder"},
+    };
+    for (const auto &[args, first_line] : cases) {
+        const auto p = parse(args);
+        CAPTURE(args.empty() ? std::string("(none)") : args.front());
+        CAPTURE(p.err);
+        REQUIRE(std::holds_alternative<int>(p.result));
+        CHECK(std::get<int>(p.result) == 64);
+        CHECK(p.out.empty());
+        const auto lines = lines_of(p.err);
+        REQUIRE(lines.size() == 2);
+        CHECK(lines[0] == first_line);
+        CHECK((lines[1] == hint ||
+               (lines[1].rfind("Run './judge help ", 0) == 0 && contains(lines[1], "' for its options."))));
+        CHECK_FALSE(contains(p.err, "\x1b"));
+    }
+}
+
+TEST_CASE("--help shows no parser notation: value names, defaults in words, flags bare") {
+    std::vector<std::vector<std::string>> helps = {{"--help"}};
+    for (auto command : every_command) {
+        command.push_back("--help");
+        helps.push_back(command);
+    }
+    for (const auto &args : helps) {
+        const auto p = help_at("100", args);
+        CAPTURE(args.front());
+        for (const auto &artifact : parser_artifacts) CHECK_MESSAGE(!contains(p.out, artifact), artifact);
+        for (const auto &line : lines_of(p.out)) CHECK(display_width(line) <= 100);
+    }
+    const std::string main_help = help_at("100", {"--help"}).out;
+    for (const char *expected : {"  --no-shrink  ", "  --shape MxNxK  ", "(default: 120)", "(default: fp32)",
+                                 "  SOLUTION  ", "Usage: ./judge [OPTIONS] [SOLUTION]", "./judge help COMMAND"})
+        CHECK_MESSAGE(contains(main_help, expected), expected);
+    CHECK(contains(help_at("100", {"case", "new", "--help"}).out, "--shape MxNxK"));
+    CHECK(contains(help_at("100", {"case", "new", "--help"}).out, "(required)"));
+}
+
+TEST_CASE("the help formatter renders a plain flag and a negated flag as their names alone") {
+    CLI::App app{"a test command", "judge"};
+    app.formatter(wrapping_formatter(80));
+    bool verbose = false, keep_going = false, record = true;
+    app.add_flag("--verbose", verbose, "every figure");
+    app.add_flag("-k,--keep-going", keep_going, "do not stop after a few crashes");
+    app.add_flag("!--no-record", record, "do not record");
+    const std::string help = app.help();
+    CAPTURE(help);
+    const std::size_t column = 26; // the formatter's left column at 80: a third of the width
+    CHECK(contains(help, "\n" + pad_to_width("  --verbose", column) + "every figure\n"));
+    CHECK(contains(help, "\n" + pad_to_width("  -k, --keep-going", column) + "do not stop after a few crashes\n"));
+    CHECK(contains(help, "\n" + pad_to_width("  --no-record", column) + "do not record\n"));
+    for (const auto &artifact : parser_artifacts) CHECK_MESSAGE(!contains(help, artifact), artifact);
+}
+
+TEST_CASE("--shape takes MxNxK, M×N×K or M N K, before or after the solution") {
+    const std::vector<std::vector<std::string>> spellings = {
+        {solution, "--shape", "4x5x6"},
+        {"--shape", "4x5x6", solution},
+        {solution, "--shape", "4×5×6"},
+        {"--shape", "4×5×6", solution},
+        {solution, "--shape", "4", "5", "6"},
+        {"--shape", "4", "5", "6", solution},
+        {"--shape=4x5x6", solution},
+        {solution, "--shape", "4 5 6"},
+        {"--shape", "4x5x6", solution, "--seed", "3"},
+    };
+    for (const auto &args : spellings) {
+        const auto p = parse(args);
+        CAPTURE(p.err);
+        REQUIRE(std::holds_alternative<JudgeOptions>(p.result));
+        CHECK(std::get<JudgeOptions>(p.result).shape == std::vector<int>{4, 5, 6});
+        CHECK(std::get<JudgeOptions>(p.result).solution == solution);
+    }
+    for (const auto &args : std::vector<std::vector<std::string>>{
+             {"case", "new", "secret/x", "--shape", "33x17x65"},
+             {"case", "new", "secret/x", "--shape", "33×17×65"},
+             {"case", "new", "secret/x", "--shape", "33", "17", "65"},
+             {"case", "new", "--shape", "33x17x65", "secret/x"},
+             {"case", "new", "--shape", "33", "17", "65", "secret/x", "--seed", "4"}}) {
+        const auto p = parse(args);
+        CAPTURE(p.err);
+        REQUIRE(std::holds_alternative<JudgeOptions>(p.result));
+        const auto &command = std::get<JudgeOptions>(p.result).case_command;
+        REQUIRE(command);
+        CHECK(command->shape == std::vector<int>{33, 17, 65});
+        CHECK(command->name == "secret/x");
+    }
+}
+
+TEST_CASE("a malformed --shape says what is expected, exit 64") {
+    const std::string expected = ": expected MxNxK or M N K, three whole numbers, e.g. 17x33x5";
+    const std::vector<std::pair<std::vector<std::string>, std::string>> cases = {
+        {{solution, "--shape", "4x5"}, "judge: --shape 4x5" + expected},
+        {{solution, "--shape", "4x5x6x7"}, "judge: --shape 4x5x6x7" + expected},
+        {{solution, "--shape", "4", "5"}, "judge: --shape 4 5" + expected},
+        {{solution, "--shape", "axbxc"}, "judge: --shape axbxc" + expected},
+        {{solution, "--shape", "4x5x99999999999"}, "judge: --shape 4x5x99999999999" + expected},
+        {{"case", "new", "secret/x", "--shape", "4x5"}, "judge: case new: --shape 4x5" + expected},
+        {{solution, "--shape", "0x5x6"}, "judge: --shape 0x5x6: M must be between 1 and 2147483647, got 0"},
+    };
+    for (const auto &[args, message] : cases) {
+        const auto p = parse(args);
+        CAPTURE(p.err);
+        REQUIRE(std::holds_alternative<int>(p.result));
+        CHECK(std::get<int>(p.result) == 64);
+        CHECK(lines_of(p.err).at(0) == message);
+    }
+}
+
+TEST_CASE("parse_shape reads three whole numbers crossed by x or × or apart") {
+    CHECK(parse_shape("17x33x5") == std::vector<int>{17, 33, 5});
+    CHECK(parse_shape("17×33×5") == std::vector<int>{17, 33, 5});
+    CHECK(parse_shape("17 33 5") == std::vector<int>{17, 33, 5});
+    CHECK(parse_shape("2147483647x1x1") == std::vector<int>{2147483647, 1, 1});
+    for (const char *bad :
+         {"", "17x33", "17x33x", "x17x33x5", "17x 33x5", "17 33", "17 33 5 1", "1.5x2x3", "2147483648x1x1"})
+        CHECK_MESSAGE(parse_shape(bad).empty(), bad);
+}
+
+TEST_CASE("the nearest name is a slip of at most a third of the letters, or the only name begun") {
+    CHECK(edit_distance("--verbos", "--verbose") == 1);
+    CHECK(edit_distance("--jsno", "--json") == 1); // two neighbours swapped
+    CHECK(edit_distance("rank", "rank") == 0);
+    CHECK(edit_distance("", "abc") == 3);
+    const std::vector<std::string> options = {"--verbose", "--version", "--json", "--junit", "--time-budget"};
+    CHECK(nearest_name("--verbos", options) == "--verbose");
+    CHECK(nearest_name("--jsno", options) == "--json");
+    CHECK(nearest_name("--time", options) == "--time-budget");
+    CHECK_FALSE(nearest_name("--fast", options));
+    CHECK_FALSE(nearest_name("--ver", options)); // begins two
+    CHECK(nearest_name("rnak", {"rank", "compare"}) == "rank");
+    CHECK_FALSE(nearest_name("xyz", {"rank", "compare"}));
 }

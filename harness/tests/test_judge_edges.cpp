@@ -13,6 +13,7 @@
 #include <nlohmann/json.hpp>
 #include <pugixml.hpp>
 #include <regex>
+#include <sstream>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -509,4 +510,124 @@ TEST_CASE("the judge says it is compiling on a terminal's stderr, and not when s
     close(controller);
     CHECK(WEXITSTATUS(status) == 4);
     CHECK(contains(seen, "compiling " + solution + "…"));
+}
+
+// ---- The practitioner's loop: the command line's conventions, end to end ---------------
+
+namespace {
+
+std::vector<std::string> lines_of(const std::string &text) {
+    std::vector<std::string> lines;
+    std::istringstream in(text);
+    for (std::string line; std::getline(in, line);) lines.push_back(line);
+    return lines;
+}
+
+std::size_t occurrences(const std::string &text, const std::string &part) {
+    std::size_t count = 0;
+    for (auto at = text.find(part); at != std::string::npos; at = text.find(part, at + 1)) ++count;
+    return count;
+}
+
+} // namespace
+
+TEST_CASE("./judge help exits 0 with the main help, and help rank with rank's") {
+    const auto help = judge({"help"}, Stream::out);
+    CHECK(help.status == 0);
+    CHECK(contains(help.output, "Usage: ./judge [OPTIONS] [SOLUTION]"));
+    CHECK(contains(help.output, "Exit status:"));
+    const auto rank = judge({"help", "rank"}, Stream::out);
+    CHECK(rank.status == 0);
+    CHECK(contains(rank.output, "Usage: ./judge rank [OPTIONS] SOLUTION"));
+    const auto unknown = judge({"help", "nosuch"});
+    CHECK(unknown.status == 64);
+    CHECK(contains(unknown.output, "judge: unknown command 'nosuch'; the commands are "));
+}
+
+TEST_CASE("a mistyped option is judge: on stderr with the nearest option, stdout empty, exit 64") {
+    const auto err = judge({naive, "--revael"}, Stream::err);
+    CHECK(err.status == 64);
+    CHECK(
+        err.output ==
+        "judge: unknown option --revael; did you mean --reveal?\nRun './judge --help' for the options and commands.\n");
+    CHECK(judge({naive, "--revael"}, Stream::out).output.empty());
+}
+
+TEST_CASE("case new takes --shape as MxNxK, as the judge does, or as M N K") {
+    TempFolder folder;
+    fs::create_directories(folder.at("suite"));
+    const std::string suite = folder.at("suite");
+    const auto crossed = judge({"--testcases", suite, "case", "new", "secret/x", "--shape", "33x17x65"});
+    CAPTURE(crossed.output);
+    CHECK(crossed.status == 0);
+    CHECK(contains(read_text(folder.at("suite/secret/x.case")), "shape 33 17 65\n"));
+    const auto apart = judge({"--testcases", suite, "case", "new", "--shape", "33", "17", "65", "secret/y"});
+    CHECK(apart.status == 0);
+    CHECK(contains(read_text(folder.at("suite/secret/y.case")), "shape 33 17 65\n"));
+}
+
+TEST_CASE("without a GPU the judge says why once on stderr, in two lines of at most 100 columns, exit 6") {
+    if (gpu_present()) return;
+    TempFolder folder;
+    const auto solution = folder.write("sol.cu", read_text(naive));
+    const auto nvcc = building_nvcc(folder);
+    const auto err = judge(judged(folder, solution, nvcc), Stream::err);
+    CAPTURE(err.output);
+    CHECK(err.status == 6);
+    const auto lines = lines_of(err.output);
+    REQUIRE(lines.size() == 2);
+    CHECK(lines[0].rfind("judge: no GPU: ", 0) == 0);
+    for (const auto &line : lines) CHECK(display_width(line) <= 100);
+    CHECK_FALSE(contains(err.output, "CUDA said"));
+    // stdout holds the report: the compile line, and nothing about the GPU.
+    const auto out = judge(judged(folder, solution, nvcc), Stream::out);
+    CHECK(out.status == 6);
+    CHECK(contains(out.output, "sol.cu  compiled for "));
+    CHECK(contains(out.output, "solve() found"));
+    CHECK_FALSE(contains(out.output, "no GPU"));
+    // compare's two sides find the one machine without a GPU: said once.
+    const auto other = folder.write("other.cu", read_text(naive));
+    const auto compare =
+        judge({"compare", solution, other, "--nvcc", nvcc, "--cache-dir", folder.at("cache"), "--no-history"});
+    CAPTURE(compare.output);
+    CHECK(compare.status == 6);
+    CHECK(occurrences(compare.output, "judge: no GPU: ") == 1);
+    CHECK(occurrences(compare.output, "solve() found") == 2);
+}
+
+TEST_CASE("case validate names every file meant as a case that never runs, and why, exit 5") {
+    TempFolder folder;
+    folder.write("suite/secret/01-good.case", "shape 2 3 4\ndata normal\nseed 1\n");
+    const auto mine = folder.write("suite/mine/02-mine.case", "shape 2 3 4\ndata normal\nseed 1\n");
+    const auto top = folder.write("suite/03-top.case", "shape 2 3 4\ndata normal\nseed 1\n");
+    const auto upper = folder.write("suite/secret/04-upper.CASE", "shape 2 3 4\ndata normal\nseed 1\n");
+    const auto nameless = folder.write("suite/secret/.case", "shape 2 3 4\ndata normal\nseed 1\n");
+    folder.write("elsewhere/05-linked.case", "shape 2 3 4\ndata normal\nseed 1\n");
+    fs::create_directory_symlink(folder.at("elsewhere"), folder.at("suite/secret/linked"));
+    const std::string suite = folder.at("suite");
+    const auto run = judge({"--testcases", suite, "case", "validate"}, Stream::err);
+    CAPTURE(run.output);
+    CHECK(run.status == 5);
+    const std::string categories = "(sample, secret, perf, rank, huge)";
+    CHECK(lines_of(run.output) ==
+          std::vector<std::string>{
+              top + ":0: never runs unless named: it is in no category folder " + categories,
+              mine + ":0: never runs unless named: the folder 'mine' is not a category " + categories,
+              nameless + ":0: never runs: the suite's loader reads only names ending in .case",
+              upper + ":0: never runs: the suite's loader reads only names ending in .case",
+              folder.at("suite/secret/linked") +
+                  ":0: never runs: a link to a folder, which the suite's loader does not follow; its 1 .case file(s) "
+                  "are never read",
+          });
+    CHECK(judge({"--testcases", suite, "case", "validate"}, Stream::out).output.empty());
+    const auto one = judge({"--testcases", suite, "case", "validate", mine}, Stream::err);
+    CHECK(one.status == 5);
+    CHECK(contains(one.output, "the folder 'mine' is not a category"));
+    // --list lists what runs and says that something never does, without failing.
+    const auto list = judge({"--list", "--testcases", suite});
+    CAPTURE(list.output);
+    CHECK(list.status == 0);
+    CHECK(contains(list.output, "secret/01-good  2×3×4"));
+    CHECK(
+        contains(list.output, "judge: note: 5 file(s) meant as testcases never run; ./judge case validate names them"));
 }

@@ -2,6 +2,7 @@
 // The modes: the suite (or one --shape), --stress, --sanitize (judge/run/session.hpp), and
 // rank, compare, history, leaderboard (judge/modes/rank_mode.hpp); case and cache commands.
 #include "authoring/case_command.hpp"
+#include "authoring/case_tools.hpp"
 #include "core/errors.hpp"
 #include "core/terminal_text.hpp"
 #include "core/testcase.hpp"
@@ -33,6 +34,9 @@ int list_cases(const JudgeOptions &o) {
     }
     std::cout << std::flush;
     for (const auto &problem : suite.problems) std::cerr << escape_for_terminal(problem, true) << "\n";
+    if (const auto unrun = never_run_files(o.testcases_dir, o.testcases_dir); !unrun.empty())
+        std::cerr << "judge: note: " << unrun.size()
+                  << " file(s) meant as testcases never run; ./judge case validate names them\n";
     if (!suite.problems.empty()) {
         std::cerr << "judge: JE: " << suite.problems.size() << " testcase file(s) are invalid (listed above)\n";
         return exit_status::judge_error;

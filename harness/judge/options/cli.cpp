@@ -9,9 +9,11 @@
 #include "judge/compile/gpu_target.hpp"
 #include "judge/options/command_line_case.hpp"
 #include "judge/options/help_format.hpp"
+#include "judge/options/usage_errors.hpp"
 #include "judge/os/process.hpp"
 
 #include <CLI/CLI.hpp>
+#include <algorithm>
 #include <cerrno>
 #include <charconv>
 #include <cmath>
@@ -29,30 +31,88 @@ namespace fs = std::filesystem;
 namespace {
 
 const char *exit_status_text =
-    "Exit status: 0 every case AC; 1 worst verdict WA; 2 TLE; 3 RE; 4 CE (the solution's code, or nvcc "
-    "stopped by a compile limit); 5 JE (the judge or a testcase file is at fault, never the solution); 6 no "
-    "GPU present (the solution was still compiled); 7 setup error (nvcc cannot run, the cache folder is "
-    "unusable or its disk full, a report cannot be written: the message says what to change); 64 bad command "
-    "line (the message names the option or the file). Ctrl-C or SIGTERM stops nvcc, the referee and the "
-    "runners with the judge, which ends by that signal (status 130 or 143).\n"
-    "Testcases: ./judge case new|validate|show|export|import --help; compiled solutions: ./judge cache --help";
+    "Exit status:\n"
+    "  0   every case AC\n"
+    "  1-4 the worst verdict: 1 WA, 2 TLE, 3 RE, 4 CE (the solution's code, or nvcc stopped by a compile "
+    "limit)\n"
+    "  5   JE: the judge or a testcase file is at fault, never the solution\n"
+    "  6   no GPU present (the solution was still compiled)\n"
+    "  7   setup error: nvcc cannot run, the cache folder is unusable or its disk full, a report cannot be "
+    "written (the message says what to change)\n"
+    "  64  bad command line (the message names the option or the file)\n"
+    "  130/143  Ctrl-C or SIGTERM: nvcc, the referee and the runners stop with the judge, which ends by that "
+    "signal\n"
+    "A command's options: ./judge help COMMAND (rank, compare, history, leaderboard, case new, case validate, "
+    "case show, case export, case import, cache info, cache clean).";
 
 // A number option's value checked as text, before CLI11 converts it, so a word is refused
 // in the option's own terms ("--time-budget: 'abc' is not a number of seconds (0 to 60)")
 // rather than as a conversion or a range of six decimals.
+bool is_number(const std::string &value, bool whole) {
+    if (whole) {
+        long long x = 0;
+        const auto [end, error] = std::from_chars(value.data(), value.data() + value.size(), x);
+        return !value.empty() && error == std::errc() && end == value.data() + value.size();
+    }
+    errno = 0;
+    char *end = nullptr;
+    const double x = std::strtod(value.c_str(), &end);
+    return !value.empty() && *end == '\0' && errno != ERANGE && std::isfinite(x);
+}
+
 CLI::Validator number_in(double low, double high, const std::string &what, bool whole = false) {
     const std::string range = fmt::format("{} to {}", low, high);
     return CLI::Validator(
         [=](std::string &value) -> std::string {
-            errno = 0;
-            char *end = nullptr;
-            const double x = std::strtod(value.c_str(), &end);
-            if (value.empty() || *end != '\0' || errno == ERANGE || !std::isfinite(x) || (whole && x != std::floor(x)))
+            if (!is_number(value, whole))
                 return "'" + escape_for_terminal(value) + "' is not " + what + " (" + range + ")";
+            const double x = std::strtod(value.c_str(), nullptr);
             if (x < low || x > high) return escape_for_terminal(value) + " is not in the range " + range;
             return "";
         },
         range);
+}
+
+// A number whose range is another check's to say (the testcase parser's, for --time-limit).
+CLI::Validator number(const std::string &what) {
+    return CLI::Validator(
+        [=](std::string &value) -> std::string {
+            return is_number(value, false) ? "" : "'" + escape_for_terminal(value) + "' is not " + what;
+        },
+        "");
+}
+
+// One of a few words; a near miss is named.
+CLI::Validator one_of(std::vector<std::string> words) {
+    return CLI::Validator(
+        [words](std::string &value) -> std::string {
+            if (std::find(words.begin(), words.end(), value) != words.end()) return "";
+            std::string text = "'" + escape_for_terminal(value) + "' is not one of ";
+            for (std::size_t i = 0; i < words.size(); ++i) text += (i == 0 ? "" : ", ") + words[i];
+            if (const auto near = nearest_name(value, words)) text += "; did you mean " + *near + "?";
+            return text;
+        },
+        "");
+}
+
+CLI::Validator existing_folder() {
+    return CLI::Validator(
+        [](std::string &value) -> std::string {
+            std::error_code ec;
+            if (fs::is_directory(value, ec)) return "";
+            return escape_for_terminal(value) + (fs::exists(value, ec) ? ": not a folder" : ": no such folder");
+        },
+        "");
+}
+
+CLI::Validator existing_file() {
+    return CLI::Validator(
+        [](std::string &value) -> std::string {
+            std::error_code ec;
+            if (fs::is_regular_file(value, ec)) return "";
+            return escape_for_terminal(value) + (fs::exists(value, ec) ? ": not a regular file" : ": no such file");
+        },
+        "");
 }
 
 // A seed as text: a whole number; its range (0 to 2^59 - 1, negative seeds refused) is the
@@ -69,7 +129,7 @@ CLI::Validator whole_number() {
         "");
 }
 
-void add_case_command(CLI::App &app, std::optional<CaseCommandOptions> &command) {
+void add_case_command(CLI::App &app, std::optional<CaseCommandOptions> &command, std::string &shape) {
     auto *cases = app.add_subcommand("case", "add, validate, show, export or import testcases");
     cases->require_subcommand(1);
     auto use = [&command](const char *action) {
@@ -83,14 +143,18 @@ void add_case_command(CLI::App &app, std::optional<CaseCommandOptions> &command)
 
     auto *create = cases->add_subcommand("new", "create a generated case file");
     create->add_option("name", c.name, "e.g. secret/19-my-case (category folder, then a name)")->required();
-    create->add_option("--shape", c.shape, "M N K")->expected(3)->required();
+    create->add_option("--shape", shape, "the sizes, e.g. 17x33x5 or 17 33 5")->option_text("MxNxK")->required();
     create->add_option("--data", c.data, "uniform LOW HIGH | integers LOW HIGH | normal | mixed | sparse DENSITY")
+        ->option_text("WORDS")
         ->capture_default_str();
     create->add_option("--seed", c.seed, "the generator's seed, from 0 to 2^59 - 1")
+        ->option_text("SEED")
         ->check(whole_number())
         ->capture_default_str();
-    create->add_option("--time-limit", c.time_limit_s, "seconds per solve() call (default from the shape)");
-    create->add_option("--comment", c.comment, "a first-line comment saying what the case is for");
+    create->add_option("--time-limit", c.time_limit_s, "seconds per solve() call (default from the shape)")
+        ->option_text("SECONDS")
+        ->check(number("a number of seconds"));
+    create->add_option("--comment", c.comment, "a first-line comment saying what the case is for")->option_text("TEXT");
     create->callback(use("new"));
 
     auto *validate = cases->add_subcommand("validate", "validate one case file, a folder, or the whole suite");
@@ -103,13 +167,15 @@ void add_case_command(CLI::App &app, std::optional<CaseCommandOptions> &command)
 
     auto *exporter = cases->add_subcommand("export", "write a case as a competitive-programming .in/.ans pair");
     exporter->add_option("name", c.name, "the case")->required();
-    exporter->add_option("--dir", c.dir, "where to write NAME.in and NAME.ans")->capture_default_str();
+    exporter->add_option("--dir", c.dir, "where to write NAME.in and NAME.ans")
+        ->option_text("FOLDER")
+        ->capture_default_str();
     exporter->callback(use("export"));
 
     auto *importer = cases->add_subcommand("import", "make an explicit case from a .in (and .ans) pair");
     importer->add_option("name", c.name, "the new case's name, e.g. secret/20-imported")->required();
-    importer->add_option("in", c.in_path, "the .in file: M N K, then A, then B")->required()->check(CLI::ExistingFile);
-    importer->add_option("ans", c.ans_path, "the .ans file: C (optional)")->check(CLI::ExistingFile);
+    importer->add_option("in", c.in_path, "the .in file: M N K, then A, then B")->required()->check(existing_file());
+    importer->add_option("ans", c.ans_path, "the .ans file: C (optional)")->check(existing_file());
     importer->callback(use("import"));
 }
 
@@ -118,8 +184,8 @@ void add_competitive_commands(CLI::App &app, JudgeOptions &o) {
     auto use = [&o](const char *mode) { return [&o, mode] { o.mode = mode; }; };
     auto *rank = app.add_subcommand("rank", "judge the whole suite, then time the ranked set (perf and rank cases) "
                                             "against cuBLAS until the spread is small, and give a score");
-    rank->add_option("solution", o.solution, "the .cu file to rank")->required()->check(CLI::ExistingFile);
-    rank->add_option("--profile", o.profile_case, "also run Nsight Compute on this ranked case");
+    rank->add_option("solution", o.solution, "the .cu file to rank")->required();
+    rank->add_option("--profile", o.profile_case, "also run Nsight Compute on this ranked case")->option_text("CASE");
     rank->footer(std::string("Score: the geometric mean of the per-shape median times, of cuBLAS time / yours, and "
                              "of the achieved FLOP/s over the FP32 peak.\n") +
                  fp32_peak_rule +
@@ -155,14 +221,17 @@ void add_competitive_commands(CLI::App &app, JudgeOptions &o) {
         command->callback(use(command->get_name().c_str()));
     }
     for (auto *command : {rank, compare, history})
-        command->add_option("--plot", o.plot_path, "draw the figures into this .png or .svg (matplotlib)");
+        command->add_option("--plot", o.plot_path, "draw the figures into this .png or .svg (matplotlib)")
+            ->option_text("FILE");
     for (auto *command : {rank, compare}) {
         command
             ->add_option("--spread-target", o.spread_target,
                          "repeat until every shape's spread (IQR/median) is below this")
+            ->option_text("FRACTION")
             ->check(number_in(0.0001, 1.0, "a fraction"))
             ->capture_default_str();
         command->add_option("--rank-budget", o.rank_budget_s, "… or until this many seconds have passed")
+            ->option_text("SECONDS")
             ->check(number_in(1.0, 36000.0, "a number of seconds"))
             ->capture_default_str();
     }
@@ -212,11 +281,15 @@ void check_dependent_options(const CLI::App &app, const JudgeOptions &o) {
             throw CLI::ValidationError(option, "only applies to --shape or --stress");
 }
 
+std::string malformed_shape(const std::string &text) {
+    return "--shape " + escape_for_terminal(text) + ": expected MxNxK or M N K, three whole numbers, e.g. 17x33x5";
+}
+
 // The command line's own case (--shape), or for --stress its --data and --seed, parsed
 // now: a bad value is this command line's error, named by its option.
 void check_generated_case(const std::string &shape_text, long long seed, JudgeOptions &o) {
     if (!shape_text.empty() && (o.shape = parse_shape(shape_text)).empty())
-        throw UsageError("--shape " + shape_text + ": expected MxNxK with sizes from 1 to 2147483647, e.g. 17x33x5");
+        throw UsageError(malformed_shape(shape_text));
     if (!o.shape.empty())
         command_line_case({o.shape[0], o.shape[1], o.shape[2]}, seed, o.data);
     else if (o.stress > 0)
@@ -284,25 +357,77 @@ void check_paths(JudgeOptions &o) {
     for (auto &dir : o.include_dirs) dir = fs::absolute(dir).lexically_normal().string();
 }
 
+// `--shape 4 5 6` as the one value "4 5 6". Were --shape to take up to three words, CLI11
+// would give it the solution that follows `--shape 4x5x6` too; whole numbers right after it
+// (two or three) are joined instead, and any other word stays an argument of its own.
+std::vector<std::string> with_shape_sizes_joined(std::vector<std::string> args) {
+    const auto is_size = [](const std::string &word) {
+        const std::size_t digits = word.find_first_not_of("+-") == 1 ? 1 : 0;
+        return word.size() > digits && word.find_first_not_of("0123456789", digits) == std::string::npos;
+    };
+    std::vector<std::string> joined;
+    for (std::size_t i = 0; i < args.size(); ++i) {
+        joined.push_back(args[i]);
+        if (args[i] == "--") {
+            joined.insert(joined.end(), args.begin() + i + 1, args.end());
+            break;
+        }
+        std::size_t next = i + 1;
+        std::string sizes;
+        while (args[i] == "--shape" && next < args.size() && next <= i + 3 && is_size(args[next]))
+            sizes += (sizes.empty() ? "" : " ") + args[next++];
+        if (next - i - 1 < 2) continue;
+        joined.push_back(sizes);
+        i = next - 1;
+    }
+    return joined;
+}
+
+// The command `./judge help …` asks about: the words after help, less a --help among them
+// (`./judge help --help` is about help itself).
+std::vector<std::string> help_words(const std::vector<std::string> &args) {
+    std::vector<std::string> words;
+    for (auto word = args.begin() + 1; word != args.end(); ++word)
+        if (*word != "--help" && *word != "-h") words.push_back(*word);
+    if (words.empty() && words.size() + 1 < args.size()) words.push_back("help");
+    return words;
+}
+
+// `./judge help [COMMAND…]`: the main help, or that of the command named (case new).
+int print_help(const CLI::App &app, const std::vector<std::string> &words) {
+    const CLI::App *command = &app;
+    std::string parents = "judge";
+    for (const auto &word : words) {
+        const auto named = command->get_subcommands([&word](const CLI::App *sub) { return sub->get_name() == word; });
+        if (named.empty()) {
+            std::cerr << unknown_command(*command, word) << help_hint(*command);
+            return exit_status::usage;
+        }
+        if (command != &app) parents += " " + command->get_name();
+        command = named.front();
+    }
+    std::cout << escape_for_terminal(command == &app ? app.help() : command->help(parents), true) << std::flush;
+    return 0;
+}
+
 } // namespace
 
 std::vector<int> parse_shape(const std::string &text) {
+    std::string sizes = text;
+    for (std::size_t at; (at = sizes.find("×")) != std::string::npos;) sizes.replace(at, std::strlen("×"), "x");
+    const bool crossed = sizes.find('x') != std::string::npos;
     std::vector<int> dims;
-    std::size_t start = 0;
-    while (start <= text.size()) {
-        std::size_t end = text.find_first_of("x×", start);
-        const std::string part = text.substr(start, end == std::string::npos ? std::string::npos : end - start);
-        try {
-            std::size_t used = 0;
-            const long value = std::stol(part, &used);
-            if (used != part.size() || value < 1 || value > 2147483647L) return {};
-            dims.push_back(static_cast<int>(value));
-        } catch (const std::exception &) {
-            return {};
-        }
-        if (end == std::string::npos) break;
-        start = text.compare(end, 2, "×") == 0 ? end + 2 : end + 1; // "×" is two bytes in UTF-8
+    std::istringstream words(sizes);
+    const auto next = [&](std::string &word) {
+        return static_cast<bool>(crossed ? std::getline(words, word, 'x') : words >> word);
+    };
+    for (std::string word; next(word);) {
+        int value = 0;
+        const auto [end, error] = std::from_chars(word.data(), word.data() + word.size(), value);
+        if (word.empty() || error != std::errc() || end != word.data() + word.size()) return {};
+        dims.push_back(value);
     }
+    if (crossed && !sizes.empty() && sizes.back() == 'x') return {}; // "4x5x6x"
     return dims.size() == 3 ? dims : std::vector<int>{};
 }
 
@@ -312,7 +437,8 @@ std::variant<JudgeOptions, int> parse_command_line(int argc, const char *const *
     o.testcases_dir = defaults.testcases_dir;
     o.nvcc = defaults.nvcc;
     o.cache_dir = default_cache_dir();
-    std::string categories = "sample,secret,perf", shape;
+    std::string categories = "sample,secret,perf", shape, case_shape;
+    std::vector<std::string> help_topic;
     long long seed = 1;
     CLI::App app{"Judges a CUDA GEMM solution: compiles it, runs every testcase in an isolated worker, checks "
                  "the result against an FP64 reference and times it.\nA solution is a .cu file exporting\n"
@@ -320,33 +446,44 @@ std::variant<JudgeOptions, int> parse_command_line(int argc, const char *const *
                  "with device pointers, row-major A (M×N), B (N×K), C (M×K).",
                  "judge"};
     app.formatter(wrapping_formatter(help_width())); // before the subcommands, which inherit it
-    app.set_version_flag("--version", "gemm-judge " + defaults.version);
-    app.add_option("solution", o.solution, "the .cu file to judge")->check(CLI::ExistingFile);
+    app.set_help_flag("-h,--help", "print this help and exit");
+    app.set_version_flag("--version", "gemm-judge " + defaults.version, "print the version and exit");
+    app.add_option("solution", o.solution, "the .cu file to judge");
     auto *case_option = app.add_option("--case", o.cases,
                                        "run only these cases: a name (secret/04-primes), its last part "
-                                       "(04-primes) or a category (sample, secret, perf); repeatable");
+                                       "(04-primes) or a category (sample, secret, perf); repeatable")
+                            ->option_text("NAME");
     auto *category_option = app.add_option("--category", categories,
                                            "the categories to run, comma-separated; huge (over 2^31 elements, "
                                            "about 40 GB of GPU memory) runs only when named")
+                                ->option_text("NAMES")
                                 ->capture_default_str();
     auto *testcases_option = app.add_option("--testcases", o.testcases_dir, "the folder of *.case files")
-                                 ->check(CLI::ExistingDirectory)
+                                 ->option_text("FOLDER")
+                                 ->check(existing_folder())
                                  ->capture_default_str();
     app.add_option("--precision", o.precision, "the arithmetic judged against: fp32, or tf32/bf16 for tensor cores")
-        ->check(CLI::IsMember({"fp32", "tf32", "bf16"}))
+        ->option_text("NAME")
+        ->check(one_of({"fp32", "tf32", "bf16"}))
         ->capture_default_str();
-    auto *shape_option =
-        app.add_option("--shape", shape, "judge one generated case of this shape instead of the suite, e.g. 17x33x5");
+    auto *shape_option = app.add_option("--shape", shape,
+                                        "judge one generated case of this shape instead of the suite, e.g. 17x33x5 "
+                                        "or 17 33 5")
+                             ->option_text("MxNxK");
     app.add_option("--seed", seed, "the seed of --shape and --stress, from 0 to 2^59 - 1")
+        ->option_text("SEED")
         ->check(whole_number())
         ->capture_default_str();
     app.add_option("--data", o.data, "the distribution of --shape and --stress (as in a .case file's data line)")
+        ->option_text("WORDS")
         ->capture_default_str();
     auto *stress_option = app.add_option("--stress", o.stress,
                                          "judge this many random shapes (odd sizes weighted heavily); stops at "
                                          "the first failure and shrinks it")
+                              ->option_text("COUNT")
                               ->check(number_in(1, 1000000, "a number of shapes", true));
     app.add_option("--stress-max", o.stress_max_size, "the largest dimension --stress draws")
+        ->option_text("SIZE")
         ->check(number_in(1, 8192, "a size", true))
         ->capture_default_str()
         ->needs(stress_option);
@@ -356,20 +493,26 @@ std::variant<JudgeOptions, int> parse_command_line(int argc, const char *const *
                                          "synccheck, initcheck); a clean run is required for AC");
     app.add_option("--arch", o.arch,
                    "GPU target for nvcc, e.g. sm_90 (default: the GPU present, arch-specific where it has a "
-                   "variant: sm_90a on a Hopper)");
+                   "variant: sm_90a on a Hopper)")
+        ->option_text("TARGET");
     app.add_option("--include", o.include_dirs,
                    "an include folder for nvcc (a header library such as CUTLASS); repeatable; a folder's "
                    "gemm-judge.conf may name more")
-        ->check(CLI::ExistingDirectory);
-    app.add_option("--json", o.json_path, "also write every figure, the GPU, driver and clocks to this JSON file");
-    app.add_option("--junit", o.junit_path, "also write the verdicts as a JUnit XML file, for CI systems");
+        ->option_text("FOLDER")
+        ->check(existing_folder());
+    app.add_option("--json", o.json_path, "also write every figure, the GPU, driver and clocks to this JSON file")
+        ->option_text("FILE");
+    app.add_option("--junit", o.junit_path, "also write the verdicts as a JUnit XML file, for CI systems")
+        ->option_text("FILE");
     app.add_option("--time-budget", o.time_budget_s,
                    "seconds of timed calls per case (at least 5 calls); unless given, cases timed for correctness "
                    "alone (not perf, rank or against cuBLAS) get 0.1")
+        ->option_text("SECONDS")
         ->check(number_in(0.0, 60.0, "a number of seconds"))
         ->capture_default_str();
     app.add_option("--baseline", o.baseline, "time cuBLAS SGEMM on the same inputs: perf (perf cases), all, none")
-        ->check(CLI::IsMember({"perf", "all", "none"}))
+        ->option_text("WHICH")
+        ->check(one_of({"perf", "all", "none"}))
         ->capture_default_str();
     app.add_flag("--show-output", o.show_output, "show what the solution printed (bounded tail) under each case");
     app.add_flag("-v,--verbose", o.verbose,
@@ -380,19 +523,23 @@ std::variant<JudgeOptions, int> parse_command_line(int argc, const char *const *
     app.add_flag("--reveal", o.reveal, "on WA also print the data of secret cases (sample cases always show theirs)");
     auto *list_option = app.add_flag("--list", o.list, "list the selected testcases and exit");
     app.add_option("--nvcc", o.nvcc, "the nvcc to compile with")
+        ->option_text("PROGRAM")
         ->capture_default_str()
         ->check([](const std::string &p) {
             return find_program(p).empty() ? "not an executable file (nor one in PATH)" : "";
         });
     app.add_option("--cache-dir", o.cache_dir, "where compiled solutions are kept (./judge cache info)")
+        ->option_text("FOLDER")
         ->capture_default_str();
     app.add_option("--compile-timeout", o.compile_timeout_s,
                    "seconds nvcc may take, with every program it starts; past it the solution is CE")
-        ->check(CLI::Range(1.0, 3600.0))
+        ->option_text("SECONDS")
+        ->check(number_in(1.0, 3600.0, "a number of seconds"))
         ->capture_default_str();
     app.add_option("--compile-memory", o.compile_memory_gib,
                    "GiB of address space for nvcc and each program it starts (cicc, ptxas, gcc); past it CE")
-        ->check(CLI::Range(0.25, 1024.0))
+        ->option_text("GIB")
+        ->check(number_in(0.25, 1024.0, "a number of GiB"))
         ->capture_default_str();
     // One mode per run: an option the mode would ignore is refused, not silently dropped.
     shape_option->excludes(case_option)->excludes(category_option)->excludes(testcases_option)->excludes(list_option);
@@ -402,33 +549,60 @@ std::variant<JudgeOptions, int> parse_command_line(int argc, const char *const *
         ->excludes(testcases_option)
         ->excludes(list_option)
         ->excludes(sanitize_option);
-    add_case_command(app, o.case_command);
+    add_case_command(app, o.case_command, case_shape);
     add_cache_command(app, o.cache_command);
     add_competitive_commands(app, o);
+    auto *help = app.add_subcommand("help", "print this help, or a command's: ./judge help case new");
+    help->add_option("command", help_topic, "a command, e.g. rank or case new");
     app.add_option("--history", o.history_path,
                    "the history database (default: $GEMM_JUDGE_HISTORY, else the user's data folder); one that "
                    "cannot be read is kept as FILE.damaged-<UTC time> and a new one started, another program's "
                    "SQLite database is refused")
+        ->option_text("FILE")
         ->envname("GEMM_JUDGE_HISTORY");
     app.add_flag("!--no-history", o.record_history, "do not record this run in the history");
     app.footer(exit_status_text); // after the subcommands: only the main help has it
+    for (auto *command : app.get_subcommands([](const CLI::App *) { return true; })) {
+        command->group("Commands");
+        for (auto *action : command->get_subcommands([](const CLI::App *) { return true; })) action->group("Commands");
+    }
+
+    std::vector<std::string> args(argv + 1, argv + argc);
+    if (!args.empty() && args.front() == "help") return print_help(app, help_words(args));
+    args = with_shape_sizes_joined(std::move(args));
+    std::reverse(args.begin(), args.end()); // CLI11 takes the arguments last first
     try {
-        app.parse(argc, argv);
+        app.parse(args);
+        if (help->parsed()) return print_help(app, help_topic);
         if (o.case_command->action.empty()) o.case_command.reset();
         check_dependent_options(app, o);
         o.time_budget_given = app.get_option("--time-budget")->count() > 0;
-        if (o.solution.empty() && !o.list && !o.case_command && o.cache_command.empty() && o.mode.empty())
-            throw CLI::RequiredError("solution");
-    } catch (const CLI::ParseError &e) {
-        // CLI11's messages quote the command line (a file name with an escape sequence in it).
+    } catch (const CLI::Success &e) {
+        // --help and --version. CLI11's help quotes the command line (a file name with an
+        // escape sequence in it).
         std::ostringstream out, err;
-        const int status = app.exit(e, out, err);
+        app.exit(e, out, err);
         std::cout << escape_for_terminal(out.str(), true) << std::flush;
-        std::cerr << escape_for_terminal(err.str(), true) << std::flush;
-        return status == 0 ? 0 : exit_status::usage;
+        return 0;
+    } catch (const CLI::ParseError &e) {
+        if (help->parsed()) return print_help(app, help_topic);
+        std::cerr << describe_parse_error(e, app) << std::flush;
+        return exit_status::usage;
     }
     try {
+        if (o.mode.empty() && !o.solution.empty())
+            if (const auto text = misread_command(o.solution, app)) {
+                std::cerr << *text << help_hint(app);
+                return exit_status::usage;
+            }
+        if (o.solution.empty() && !o.list && !o.case_command && o.cache_command.empty() && o.mode.empty()) {
+            std::cerr << "judge: no solution given: name a .cu file (./judge solutions/tiled.cu) or a command\n"
+                      << help_hint(app);
+            return exit_status::usage;
+        }
         check_generated_case(shape, seed, o);
+        if (o.case_command && !case_shape.empty() && (o.case_command->shape = parse_shape(case_shape)).empty())
+            throw UsageError("case new: " + malformed_shape(case_shape));
         check_paths(o);
     } catch (const UsageError &e) {
         std::cerr << "judge: " << e.what() << "\n";

@@ -1,5 +1,7 @@
 // ./judge --help laid out for the terminal it is read on: CLI11's layout (options left,
-// descriptions right), with every line wrapped at spaces to the terminal's width.
+// descriptions right), with every line wrapped at spaces to the terminal's width, and
+// nothing of the parser's own notation: an option shows its value's name (--shape MxNxK),
+// never its type or range, and its default in words.
 #pragma once
 
 #include <CLI/CLI.hpp>
@@ -14,5 +16,8 @@ std::size_t help_width();
 
 // A CLI11 formatter that wraps to `width` columns; subcommands inherit it.
 std::shared_ptr<CLI::Formatter> wrapping_formatter(std::size_t width);
+
+// "case new" for that subcommand; "" for the main command.
+std::string command_path(const CLI::App &command);
 
 } // namespace gemm

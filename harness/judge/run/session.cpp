@@ -184,13 +184,15 @@ std::optional<int> Session::prepare(const std::vector<TestCase> &cases, std::uni
         return finish(all_ended(cases, CaseEnding::NotCompiled, start.solve_error));
     }
     if (!context.device.present) {
-        const std::string why = explain_missing_gpu(context.device.error, std::getenv("CUDA_VISIBLE_DEVICES"));
-        report.finding("no_gpu", why,
+        // The compile line is the report's first line, on stdout as in a run with a GPU; why
+        // nothing ran is a diagnostic, on stderr.
+        const MissingGpu why = explain_missing_gpu(context.device.error, std::getenv("CUDA_VISIBLE_DEVICES"));
+        report.finding("no_gpu", why.sentence(),
                        fs::path(context.solution).filename().string() + "  compiled for " +
                            (context.arch.empty() ? "nvcc's default target" : context.arch) +
-                           (start.ok ? "; solve() found" : "; it could not be loaded: " + start.failure) +
-                           "\njudge: no GPU: " + why + ". Nothing was run.");
+                           (start.ok ? "; solve() found" : "; it could not be loaded: " + start.failure));
         report.run_finished(context, {}, exit_status::no_gpu);
+        tell_missing_gpu(why);
         return exit_status::no_gpu;
     }
     if (!start.ok) {
