@@ -161,6 +161,29 @@ TEST_CASE(
     CHECK(mixed.exit_code == 64);
 }
 
+TEST_CASE("compare --plot without matplotlib, where it cannot be installed: exit 7 naming the command, nothing "
+          "written or recorded") {
+    TempFolder folder;
+    // A checkout whose plot.py never finds matplotlib, for a user who is not root.
+    for (const std::string script : {"build.sh", "ensure-matplotlib.sh"})
+        folder.write("checkout/scripts/lib/" + script, bytes_of(std::string(GEMM_SOURCE_DIR) + "/scripts/lib/" + script));
+    folder.write("checkout/harness/judge/report/plot.py", "import sys\nsys.exit(3)\n");
+    const auto id = folder.write("bin/id", "#!/bin/sh\necho 1000\n");
+    std::filesystem::permissions(id, std::filesystem::perms::owner_all);
+    const auto slow = folder.write("slow.json", report_with(17.0, 1));
+    const auto fast = folder.write("fast.json", report_with(8.5, 2));
+    ChildSetup setup;
+    setup.environment = {"GEMM_JUDGE_ROOT=" + folder.at("checkout"),
+                         "PATH=" + folder.at("bin") + ":" + std::getenv("PATH")};
+    const auto run = run_captured({judge_program, "compare", slow, fast, "--history", folder.at("h.sqlite"), "--json",
+                                   folder.at("c.json"), "--plot", folder.at("c.png")},
+                                  setup);
+    CHECK(run.exit_code == 7);
+    CHECK(contains(run.output, "judge: setup: --plot needs matplotlib"));
+    CHECK(contains(run.output, "sudo apt-get install --no-install-recommends python3-matplotlib"));
+    for (const char *file : {"h.sqlite", "c.json", "c.png"}) CHECK(!std::filesystem::exists(folder.at(file)));
+}
+
 TEST_CASE(
     "history shows each attempt's change since the previous and the best, inside the noise floor not significant") {
     TempFolder folder;

@@ -3,7 +3,10 @@
 # many of them start at the same moment, and always from the checkout in $root.
 # Expects $root (the repository) and $build (the build folder) to be set.
 
-debian_packages="libcli11-dev doctest-dev nlohmann-json3-dev libxxhash-dev libsqlite3-dev libfmt-dev libutf8proc-dev libpugixml-dev libseccomp-dev python3-matplotlib"
+debian_packages="libcli11-dev doctest-dev nlohmann-json3-dev libxxhash-dev libsqlite3-dev libfmt-dev libutf8proc-dev libpugixml-dev libseccomp-dev"
+# What --plot needs, installed the first time it is used (scripts/lib/ensure-matplotlib.sh)
+# and by scripts/test for the plot tests: not by the first build.
+plot_packages="python3-matplotlib"
 
 # Staged copies of the packages (scripts/stage-deps) for machines without a registry.
 prefix_args=()
@@ -12,7 +15,7 @@ if [ -d "$root/.deps/usr" ]; then prefix_args=(-DCMAKE_PREFIX_PATH="$root/.deps/
 # One file each package installs, as the build looks for it.
 dependency_files="/usr/include/CLI/CLI.hpp /usr/include/doctest/doctest.h /usr/include/nlohmann/json.hpp
     /usr/include/xxhash.h /usr/include/sqlite3.h /usr/include/fmt/core.h /usr/include/utf8proc.h
-    /usr/include/pugixml.hpp /usr/include/seccomp.h /usr/lib/python3/dist-packages/matplotlib"
+    /usr/include/pugixml.hpp /usr/include/seccomp.h"
 
 have_dependencies() {
     [ -d "$root/.deps/usr" ] && return 0
@@ -20,38 +23,59 @@ have_dependencies() {
     for file in $dependency_files; do [ -e "$file" ] || return 1; done
 }
 
-# The packages of $debian_packages that dpkg does not list as installed.
+# The packages named ($debian_packages unless others are) that dpkg does not list as installed.
 missing_packages() {
     local package
-    for package in $debian_packages; do
+    for package in ${@:-$debian_packages}; do
         dpkg-query -W -f='${Status}\n' "$package" 2>/dev/null | grep -q '^install ok installed$' || echo "$package"
     done
 }
 
-# As root with apt: the missing packages without their recommendations, in one line of
-# output (apt's and dpkg's are kept in a log, shown only when the install fails).
-ensure_dependencies() {
-    have_dependencies && return 0
-    local missing
-    missing="$(missing_packages | tr '\n' ' ')"
-    missing="${missing% }"
-    [ -n "$missing" ] || missing="$debian_packages"
-    if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
-        local log
-        log="$(mktemp)"
-        echo "judge: installing $missing (first use; apt-get --no-install-recommends)" >&2
-        if ! { apt-get update -qq &&
-            DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $missing; } >"$log" 2>&1; then
-            cat "$log" >&2
-            rm -f "$log"
-            echo "judge: JE: could not install $missing" >&2
-            exit 5
-        fi
+# Whether this run may install packages: root, with apt.
+can_install() {
+    [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null
+}
+
+# install_packages WHY PACKAGE…: as root with apt, the packages without their
+# recommendations, in one line of output (apt's and dpkg's are kept in a log, shown only
+# when the install fails, which stops with JE).
+install_packages() {
+    local why="$1" log
+    shift
+    log="$(mktemp)"
+    echo "judge: installing $* ($why; apt-get --no-install-recommends)" >&2
+    if ! { apt-get update -qq &&
+        DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "$@"; } >"$log" 2>&1; then
+        cat "$log" >&2
         rm -f "$log"
+        echo "judge: JE: could not install $*" >&2
+        exit 5
+    fi
+    rm -f "$log"
+}
+
+# The build's packages that are missing: installed (with the extra packages named, which
+# scripts/test adds for its own tests) as root with apt, otherwise the command to install
+# them and exit 7. Extra packages alone are installed only where that can be done.
+ensure_dependencies() {
+    local missing extra=""
+    [ "$#" = 0 ] || extra="$(missing_packages "$@" | tr '\n' ' ')"
+    if have_dependencies; then
+        missing=""
+    else
+        missing="$(missing_packages | tr '\n' ' ')"
+        [ -n "${missing// /}" ] || missing="$debian_packages"
+    fi
+    if [ -z "${missing// /}" ] && { [ -z "${extra// /}" ] || [ -d "$root/.deps/usr" ] || ! can_install; }; then
+        return 0
+    fi
+    if can_install; then
+        # shellcheck disable=SC2086 # one package a word
+        install_packages "first use" $missing $extra
         return 0
     fi
     echo "judge: setup: missing build dependencies. Install them with:" >&2
-    echo "    sudo apt-get install --no-install-recommends $missing" >&2
+    echo "    sudo apt-get install --no-install-recommends ${missing% }" >&2
     exit 7
 }
 
