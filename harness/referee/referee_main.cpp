@@ -11,11 +11,11 @@
 #include "channel/channel.hpp"
 #include "channel/protocol.hpp"
 #include "channel/runner_protocol.hpp"
+#include "channel/worker_arguments.hpp"
 #include "referee/case_referee.hpp"
 #include "referee/device_info.hpp"
 
 #include <cstdint>
-#include <CLI/CLI.hpp>
 #include <iostream>
 #include <sys/prctl.h>
 
@@ -122,15 +122,9 @@ int referee_session(RefereeChannel &judge, int runner_fd, int baseline_fd, const
 } // namespace
 
 int main(int argc, char **argv) {
-    CLI::App app{"gemm-referee: the judge's trusted GPU process (not meant to be run by hand)"};
-    bool probe = false;
-    int in_fd = -1, out_fd = -1, runner_fd = -1, baseline_fd = -1;
-    app.add_flag("--probe", probe, "print the GPU's description as JSON and exit");
-    app.add_option("--channel-in", in_fd, "file descriptor the judge writes to");
-    app.add_option("--channel-out", out_fd, "file descriptor for the judge");
-    app.add_option("--runner", runner_fd, "socket to the solution's runner");
-    app.add_option("--baseline", baseline_fd, "socket to the baseline runner");
-    CLI11_PARSE(app, argc, argv);
+    const auto arguments = read_referee_arguments(argc, argv);
+    if (const int *status = std::get_if<int>(&arguments)) return *status;
+    const auto &[probe, in_fd, out_fd, runner_fd, baseline_fd] = std::get<RefereeArguments>(arguments);
 
     // Nothing of the same user may read this process's memory (ptrace, /proc/PID/mem).
     prctl(PR_SET_DUMPABLE, 0);

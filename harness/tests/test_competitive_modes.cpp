@@ -18,13 +18,13 @@
 #include <sqlite3.h>
 
 using namespace gemm;
+using gemm::test::bytes_of;
 using gemm::test::contains;
+using gemm::test::judge_program;
 using gemm::test::skip_without_nvcc;
 using gemm::test::TempFolder;
 
 namespace {
-
-const std::string judge_program = std::string(GEMM_BIN_DIR) + "/gemm-judge";
 
 // A judge report with one timed case whose calls took `ms` plus a little spread.
 std::string report_with(double ms, std::uint64_t seed) {
@@ -85,11 +85,6 @@ Attempt ranked_attempt(const std::string &path, const std::string &gpu, double r
     a.noise_floor = floor;
     a.report_json = "{}";
     return a;
-}
-
-std::string bytes_of(const std::string &path) {
-    std::ifstream in(path, std::ios::binary);
-    return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
 }
 
 void overwrite_first_100_bytes(const std::string &path) {
