@@ -123,14 +123,14 @@ __global__ void widen(const float *values, std::size_t n, bool absolute, double 
 
 // ---- the projected check -----------------------------------------------------------------
 
-__device__ std::uint64_t draw(std::uint64_t stream, std::uint64_t k) {
+__device__ std::uint64_t check_draw(std::uint64_t stream, std::uint64_t k) {
     return splitmix64_mix(stream + (k + 1) * golden_gamma);
 }
 
 __global__ void random_signs(std::uint64_t stream, std::size_t n, double *x) {
     for (std::size_t e = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x; e < n;
          e += std::size_t(gridDim.x) * blockDim.x)
-        x[e] = (draw(stream, e) >> 63) ? -1.0 : 1.0;
+        x[e] = (check_draw(stream, e) >> 63) ? -1.0 : 1.0;
 }
 
 constexpr int segment_columns = 1024; // one warp's share of a row
@@ -205,8 +205,8 @@ __global__ void sample_elements(const float *A, const float *B, const float *C, 
                                 std::uint64_t stream, long long *positions, double *values) {
     __shared__ double partial[2][sample_threads / 32];
     const int s = blockIdx.x;
-    const long long row = static_cast<long long>(draw(stream, 2ull * s) % static_cast<unsigned>(M));
-    const long long col = static_cast<long long>(draw(stream, 2ull * s + 1) % static_cast<unsigned>(K));
+    const long long row = static_cast<long long>(check_draw(stream, 2ull * s) % static_cast<unsigned>(M));
+    const long long col = static_cast<long long>(check_draw(stream, 2ull * s + 1) % static_cast<unsigned>(K));
     double r = 0, magnitude = 0;
     for (int k = threadIdx.x; k < N; k += sample_threads) {
         const double a = A[row * N + k], b = B[static_cast<long long>(k) * K + col];

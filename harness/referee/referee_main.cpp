@@ -18,11 +18,11 @@
 #include "channel/channel.hpp"
 #include "channel/protocol.hpp"
 #include "channel/runner_protocol.hpp"
+#include "channel/worker_arguments.hpp"
 #include "referee/case_referee.hpp"
 #include "referee/device_info.hpp"
 
 #include <cstdint>
-#include <CLI/CLI.hpp>
 #include <iostream>
 #include <sys/prctl.h>
 #include <vector>
@@ -65,13 +65,6 @@ CaseResult judge_one(CaseReferee &referee, const CaseRequest &request, bool &sta
 
 // How a run of cases through one solution's runner ended.
 enum class Served { Closed, RunnerReplaced, Exit };
-
-int fd_or_fail(const std::string &text) {
-    std::size_t used = 0;
-    const int fd = std::stoi(text, &used);
-    if (used != text.size() || fd < 0) throw std::invalid_argument("not a descriptor: " + text);
-    return fd;
-}
 
 Served serve(RefereeChannel &judge, CaseReferee &referee, bool spare_runner_left) {
     while (auto message = judge.receive()) {
@@ -156,18 +149,9 @@ int referee_session(RefereeChannel &judge, const std::vector<int> &runner_fds, i
 } // namespace
 
 int main(int argc, char **argv) {
-    CLI::App app{"gemm-referee: the judge's trusted GPU process (not meant to be run by hand)"};
-    bool probe = false;
-    int in_fd = -1, out_fd = -1, runner_fd = -1, baseline_fd = -1;
-    std::vector<std::string> spare_runners;
-    app.add_flag("--probe", probe, "print the GPU's description as JSON and exit");
-    app.add_option("--channel-in", in_fd, "file descriptor the judge writes to");
-    app.add_option("--channel-out", out_fd, "file descriptor for the judge");
-    app.add_option("--runner", runner_fd, "socket to the solution's runner");
-    app.add_option("--baseline", baseline_fd, "socket to the baseline runner");
-    app.add_option("--spare-runners", spare_runners, "sockets for the solution's runners that replace a failed one")
-        ->delimiter(',');
-    CLI11_PARSE(app, argc, argv);
+    const auto arguments = read_referee_arguments(argc, argv);
+    if (const int *status = std::get_if<int>(&arguments)) return *status;
+    const auto &[probe, in_fd, out_fd, runner_fd, baseline_fd, spare_runner_fds] = std::get<RefereeArguments>(arguments);
 
     // Nothing of the same user may read this process's memory (ptrace, /proc/PID/mem).
     prctl(PR_SET_DUMPABLE, 0);
@@ -183,7 +167,7 @@ int main(int argc, char **argv) {
     RefereeChannel judge(in_fd, out_fd);
     try {
         std::vector<int> runner_fds{runner_fd};
-        for (const auto &spare : spare_runners) runner_fds.push_back(fd_or_fail(spare));
+        runner_fds.insert(runner_fds.end(), spare_runner_fds.begin(), spare_runner_fds.end());
         return referee_session(judge, runner_fds, baseline_fd, device);
     } catch (const std::exception &e) {
         std::cerr << "gemm-referee: " << e.what() << "\n";

@@ -4,26 +4,20 @@
 // decides: no seed, no reference, no check, no clock. With --baseline it loads no
 // solution and calls cuBLAS or nothing, for the referee's baseline and empty calls.
 #include "channel/socket_channel.hpp"
+#include "channel/worker_arguments.hpp"
 #include "runner/confinement.hpp"
 #include "runner/cuda_backend.hpp"
 #include "runner/runner_loop.hpp"
 
-#include <CLI/CLI.hpp>
+#include <iostream>
 #include <optional>
 #include <unistd.h>
 
 int main(int argc, char **argv) {
     using namespace gemm;
-    CLI::App app{"gemm-runner: calls a compiled solution for the judge's referee (not meant to be run by hand)"};
-    std::string library, unconfined_reason;
-    int referee_fd = -1, monitor_fd = -1;
-    bool baseline = false;
-    app.add_option("library", library, "the compiled solution (.so)");
-    app.add_option("--referee", referee_fd, "socket to the referee")->required();
-    app.add_option("--monitor", monitor_fd, "socket to the judge for the confinement's listener");
-    app.add_flag("--baseline", baseline, "load no solution: call cuBLAS SGEMM or nothing");
-    app.add_option("--relaxed", unconfined_reason, "confine less, for this tool (compute-sanitizer, ncu)");
-    CLI11_PARSE(app, argc, argv);
+    const auto arguments = read_runner_arguments(argc, argv);
+    if (const int *status = std::get_if<int>(&arguments)) return *status;
+    const auto &[library, unconfined_reason, referee_fd, monitor_fd, baseline] = std::get<RunnerArguments>(arguments);
     if (!baseline && (library.empty() || monitor_fd < 0)) {
         std::cerr << "gemm-runner: needs a library and --monitor, or --baseline\n";
         return 2;

@@ -49,8 +49,11 @@ TEST_CASE("cases timed for correctness alone get a shorter budget unless --time-
     CHECK(policy_for(in_category("rank"), o).sampling.budget_s == 0.3);
     CHECK(policy_for(in_category("secret"), o).sampling.budget_s == correctness_budget_s);
     CHECK(policy_for(in_category("sample"), o).sampling.budget_s == correctness_budget_s);
+    CHECK(policy_for(in_category("secret"), o).sampling.max_samples == correctness_max_samples);
+    CHECK(policy_for(in_category("perf"), o).sampling.max_samples == SamplingRule{}.max_samples);
     o.baseline = "all"; // timed against cuBLAS: the whole budget
     CHECK(policy_for(in_category("secret"), o).sampling.budget_s == 0.3);
+    CHECK(policy_for(in_category("secret"), o).sampling.max_samples == SamplingRule{}.max_samples);
     o.baseline = "perf";
     o.time_budget_s = 0.05; // a budget below the correctness one is used as it is
     CHECK(policy_for(in_category("secret"), o).sampling.budget_s == 0.05);

@@ -7,6 +7,7 @@
 #include "authoring/case_tools.hpp"
 #include "core/reference.hpp"
 #include "core/rng.hpp"
+#include "test_support.hpp"
 
 #include <atomic>
 #include <chrono>
@@ -19,15 +20,13 @@
 #include <vector>
 
 using namespace gemm;
+using gemm::test::contains;
+using gemm::test::starts_with;
 namespace fs = std::filesystem;
 
 namespace {
 
 const std::string shipped_suite = std::string(GEMM_SOURCE_DIR) + "/testcases";
-
-bool starts_with(const std::string &s, const std::string &prefix) { return s.rfind(prefix, 0) == 0; }
-
-bool contains(const std::string &s, const std::string &part) { return s.find(part) != std::string::npos; }
 
 // A fresh, empty folder below the system's temporary folder, removed when the test ends.
 struct TempDir {

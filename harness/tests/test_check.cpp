@@ -7,6 +7,7 @@
 #include "core/reference.hpp"
 #include "core/rng.hpp"
 #include "core/testcase.hpp"
+#include "test_support.hpp"
 
 #include <cmath>
 #include <cstdint>
@@ -16,10 +17,9 @@
 #include <vector>
 
 using namespace gemm;
+using gemm::test::contains;
 
 namespace {
-
-bool contains(const std::string &s, const std::string &part) { return s.find(part) != std::string::npos; }
 
 struct Problem {
     int M, N, K;

@@ -18,13 +18,13 @@
 #include <sqlite3.h>
 
 using namespace gemm;
+using gemm::test::bytes_of;
 using gemm::test::contains;
+using gemm::test::judge_program;
 using gemm::test::skip_without_nvcc;
 using gemm::test::TempFolder;
 
 namespace {
-
-const std::string judge_program = std::string(GEMM_BIN_DIR) + "/gemm-judge";
 
 // A judge report with one timed case whose calls took `ms` plus a little spread.
 std::string report_with(double ms, std::uint64_t seed) {
@@ -85,11 +85,6 @@ Attempt ranked_attempt(const std::string &path, const std::string &gpu, double r
     a.noise_floor = floor;
     a.report_json = "{}";
     return a;
-}
-
-std::string bytes_of(const std::string &path) {
-    std::ifstream in(path, std::ios::binary);
-    return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
 }
 
 void overwrite_first_100_bytes(const std::string &path) {
@@ -159,6 +154,29 @@ TEST_CASE(
     CHECK(contains(same.output, "not significant"));
     const auto mixed = run_captured({judge_program, "compare", slow, folder.write("x.cu", "")});
     CHECK(mixed.exit_code == 64);
+}
+
+TEST_CASE("compare --plot without matplotlib, where it cannot be installed: exit 7 naming the command, nothing "
+          "written or recorded") {
+    TempFolder folder;
+    // A checkout whose plot.py never finds matplotlib, for a user who is not root.
+    for (const std::string script : {"build.sh", "ensure-matplotlib.sh"})
+        folder.write("checkout/scripts/lib/" + script, bytes_of(std::string(GEMM_SOURCE_DIR) + "/scripts/lib/" + script));
+    folder.write("checkout/harness/judge/report/plot.py", "import sys\nsys.exit(3)\n");
+    const auto id = folder.write("bin/id", "#!/bin/sh\necho 1000\n");
+    std::filesystem::permissions(id, std::filesystem::perms::owner_all);
+    const auto slow = folder.write("slow.json", report_with(17.0, 1));
+    const auto fast = folder.write("fast.json", report_with(8.5, 2));
+    ChildSetup setup;
+    setup.environment = {"GEMM_JUDGE_ROOT=" + folder.at("checkout"),
+                         "PATH=" + folder.at("bin") + ":" + std::getenv("PATH")};
+    const auto run = run_captured({judge_program, "compare", slow, fast, "--history", folder.at("h.sqlite"), "--json",
+                                   folder.at("c.json"), "--plot", folder.at("c.png")},
+                                  setup);
+    CHECK(run.exit_code == 7);
+    CHECK(contains(run.output, "judge: setup: --plot needs matplotlib"));
+    CHECK(contains(run.output, "sudo apt-get install --no-install-recommends python3-matplotlib"));
+    for (const char *file : {"h.sqlite", "c.json", "c.png"}) CHECK(!std::filesystem::exists(folder.at(file)));
 }
 
 TEST_CASE(

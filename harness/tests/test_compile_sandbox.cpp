@@ -28,13 +28,13 @@
 
 using namespace gemm;
 using gemm::test::contains;
+using gemm::test::judge_program;
 using gemm::test::skip_without_nvcc;
 using gemm::test::TempFolder;
 namespace fs = std::filesystem;
 
 namespace {
 
-const std::string judge_program = std::string(GEMM_BIN_DIR) + "/gemm-judge";
 const std::string solution_text = "extern \"C\" void solve(const float *, const float *, float *, int, int, int) {}\n";
 const std::string secret_text = "seed 8675309 the secret testcase\n";
 

@@ -1,11 +1,13 @@
 // The map of bad elements and the pattern in words, from synthetic bad-element sets.
 #include "core/diagnosis.hpp"
+#include "test_support.hpp"
 
 #include <doctest/doctest.h>
 
 #include <algorithm>
 
 using namespace gemm;
+using gemm::test::contains;
 
 namespace {
 
@@ -16,8 +18,6 @@ template <typename Predicate> BadElementCounts counts_where(int M, int K, Predic
             if (bad(r, c)) counts.add(r, c, unwritten);
     return counts;
 }
-
-bool contains(const std::string &s, const std::string &part) { return s.find(part) != std::string::npos; }
 
 } // namespace
 

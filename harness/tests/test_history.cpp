@@ -6,6 +6,7 @@
 #include <doctest/doctest.h>
 
 #include "judge/history/history.hpp"
+#include "test_support.hpp"
 
 #include <sqlite3.h>
 
@@ -25,22 +26,12 @@
 #include <unistd.h>
 
 using namespace gemm;
+using gemm::test::bytes_of;
+using gemm::test::contains;
+using gemm::test::TempFolder;
 namespace fs = std::filesystem;
 
 namespace {
-
-struct TempFolder {
-    fs::path path;
-    TempFolder() {
-        std::string pattern = (fs::temp_directory_path() / "gemm-history-test-XXXXXX").string();
-        path = ::mkdtemp(pattern.data());
-    }
-    ~TempFolder() {
-        std::error_code ec;
-        fs::remove_all(path, ec);
-    }
-    std::string at(const std::string &relative) const { return (path / relative).string(); }
-};
 
 Attempt scored(const std::string &solution, const std::string &gpu, std::optional<double> ratio, double ms,
                const std::string &verdict = "AC", const std::string &mode = "rank") {
@@ -88,7 +79,7 @@ pid_t spawn(const std::function<void()> &body) {
     return pid;
 }
 
-int exit_status(pid_t pid) {
+int exit_status_of(pid_t pid) {
     int status = 0;
     waitpid(pid, &status, 0);
     return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
@@ -114,13 +105,6 @@ struct RawDatabase {
         return number("SELECT count(*) FROM cases WHERE attempt_id NOT IN (SELECT id FROM attempts)");
     }
 };
-
-bool contains(const std::string &text, const std::string &part) { return text.find(part) != std::string::npos; }
-
-std::string bytes_of(const std::string &path) {
-    std::ifstream in(path, std::ios::binary);
-    return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
-}
 
 // Files of the folder whose name starts with `prefix`.
 std::vector<std::string> files_starting(const TempFolder &dir, const std::string &prefix) {
@@ -406,7 +390,7 @@ TEST_CASE("a writer killed while its uncommitted rows are already in the file le
     close(ready[0]);
     CHECK(fs::file_size(path + "-wal") > 1'000'000); // 2000 rows of 2 kB, not committed
     kill(writer, SIGKILL);
-    CHECK(exit_status(writer) == 128 + SIGKILL);
+    CHECK(exit_status_of(writer) == 128 + SIGKILL);
 
     RawDatabase raw(path);
     CHECK(raw.text("PRAGMA integrity_check") == "ok");
@@ -452,7 +436,7 @@ TEST_CASE("a judge killed in the middle of record() loses no earlier attempt and
     REQUIRE(mark == 'b');
     std::this_thread::sleep_for(longest / 2);
     kill(writer, SIGKILL);
-    CHECK(exit_status(writer) == 128 + SIGKILL);
+    CHECK(exit_status_of(writer) == 128 + SIGKILL);
     int finished_after = 0;
     while (read(marks[0], &mark, 1) == 1) finished_after += mark == 'd';
     close(marks[0]);
@@ -497,8 +481,8 @@ TEST_CASE("two judges recording at once into a new file: 100 attempts, every one
     const pid_t first = writer("first.cu"), second = writer("second.cu");
     close(start[0]);
     close(start[1]);
-    CHECK(exit_status(first) == 0);
-    CHECK(exit_status(second) == 0);
+    CHECK(exit_status_of(first) == 0);
+    CHECK(exit_status_of(second) == 0);
 
     RawDatabase raw(path);
     CHECK(raw.text("PRAGMA integrity_check") == "ok");
@@ -706,7 +690,7 @@ TEST_CASE("readers do not wait for a writer: a history is opened and read while 
     const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - began).count();
     CHECK(seconds < 2.0); // the busy timeout is 10 s: a reader that asked for the write lock would wait it out
     kill(writer, SIGKILL);
-    exit_status(writer);
+    exit_status_of(writer);
 }
 
 TEST_CASE("a solution judged through a link is recorded under the file it links to") {

@@ -107,6 +107,14 @@ TEST_CASE("an accepted row shows name, shape, verdict, error ratio, time, TFLOP/
     CHECK(row.back() == '\n');
 }
 
+TEST_CASE("a rate under a thousandth of a TFLOP/s is left out") {
+    auto r = with_verdict("sample/02-small-explicit", Verdict::AC);
+    r.timing = timed(0.3); // 2·2·2·2 flops in 0.3 ms
+    const auto row = format_row(r, ConsoleLayout(), false);
+    CHECK(contains(row, "0.30 ± 0.01 ms"));
+    CHECK(row.substr(row.find(" ms") + 3).find_first_not_of(" \n") == std::string::npos);
+}
+
 TEST_CASE("an accepted row without a baseline has no percentage") {
     auto r = accepted_cube();
     r.baseline.reset();

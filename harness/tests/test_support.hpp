@@ -8,6 +8,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <string>
 #include <unistd.h>
 
@@ -40,6 +41,17 @@ struct TempFolder {
 };
 
 inline bool contains(const std::string &text, const std::string &part) { return text.find(part) != std::string::npos; }
+
+inline bool starts_with(const std::string &text, const std::string &prefix) { return text.rfind(prefix, 0) == 0; }
+
+// The whole file, byte for byte ("" when it cannot be read).
+inline std::string bytes_of(const std::string &path) {
+    std::ifstream in(path, std::ios::binary);
+    return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+}
+
+// The judge these tests were built with.
+inline const std::string judge_program = std::string(GEMM_BIN_DIR) + "/gemm-judge";
 
 // How many processes whose parent is `parent` run the command `name` (as /proc shows it:
 // its first 15 bytes).

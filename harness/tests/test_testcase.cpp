@@ -3,6 +3,7 @@
 #include <doctest/doctest.h>
 
 #include "core/testcase.hpp"
+#include "test_support.hpp"
 
 #include <algorithm>
 #include <chrono>
@@ -13,6 +14,8 @@
 #include <vector>
 
 using namespace gemm;
+using gemm::test::contains;
+using gemm::test::starts_with;
 
 namespace {
 
@@ -25,10 +28,6 @@ std::string rejection(const std::string &text, const std::string &path = "t.case
     }
     return "";
 }
-
-bool starts_with(const std::string &s, const std::string &prefix) { return s.rfind(prefix, 0) == 0; }
-
-bool contains(const std::string &s, const std::string &part) { return s.find(part) != std::string::npos; }
 
 // A fresh, empty folder below the system's temporary folder, removed when the test ends.
 struct TempDir {

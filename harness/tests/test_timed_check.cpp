@@ -6,6 +6,7 @@
 #include "core/reference.hpp"
 #include "core/rng.hpp"
 #include "core/timed_check.hpp"
+#include "test_support.hpp"
 
 #include <cmath>
 #include <cstring>
@@ -13,6 +14,7 @@
 #include <vector>
 
 using namespace gemm;
+using gemm::test::contains;
 
 namespace {
 
@@ -88,8 +90,6 @@ TimedCallCheck check(const Inputs &p, const std::vector<float> &C, std::uint64_t
 Verdict verdict_of(const Inputs &p, const std::vector<float> &C, std::uint64_t seed = 1) {
     return judge_timed_call(check(p, C, seed), Precision::FP32, p.N, static_cast<long long>(p.M) * p.K).verdict;
 }
-
-bool contains(const std::string &s, const std::string &part) { return s.find(part) != std::string::npos; }
 
 } // namespace
 

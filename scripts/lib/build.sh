@@ -3,7 +3,10 @@
 # many of them start at the same moment, and always from the checkout in $root.
 # Expects $root (the repository) and $build (the build folder) to be set.
 
-debian_packages="libcli11-dev doctest-dev nlohmann-json3-dev libxxhash-dev libsqlite3-dev libfmt-dev libutf8proc-dev libpugixml-dev libseccomp-dev python3-matplotlib"
+debian_packages="libcli11-dev doctest-dev nlohmann-json3-dev libxxhash-dev libsqlite3-dev libfmt-dev libutf8proc-dev libpugixml-dev libseccomp-dev"
+# What --plot needs, installed the first time it is used (scripts/lib/ensure-matplotlib.sh)
+# and by scripts/test for the plot tests: not by the first build.
+plot_packages="python3-matplotlib"
 
 # Staged copies of the packages (scripts/stage-deps) for machines without a registry.
 prefix_args=()
@@ -12,7 +15,7 @@ if [ -d "$root/.deps/usr" ]; then prefix_args=(-DCMAKE_PREFIX_PATH="$root/.deps/
 # One file each package installs, as the build looks for it.
 dependency_files="/usr/include/CLI/CLI.hpp /usr/include/doctest/doctest.h /usr/include/nlohmann/json.hpp
     /usr/include/xxhash.h /usr/include/sqlite3.h /usr/include/fmt/core.h /usr/include/utf8proc.h
-    /usr/include/pugixml.hpp /usr/include/seccomp.h /usr/lib/python3/dist-packages/matplotlib"
+    /usr/include/pugixml.hpp /usr/include/seccomp.h"
 
 have_dependencies() {
     [ -d "$root/.deps/usr" ] && return 0
@@ -20,38 +23,59 @@ have_dependencies() {
     for file in $dependency_files; do [ -e "$file" ] || return 1; done
 }
 
-# The packages of $debian_packages that dpkg does not list as installed.
+# The packages named ($debian_packages unless others are) that dpkg does not list as installed.
 missing_packages() {
     local package
-    for package in $debian_packages; do
+    for package in ${@:-$debian_packages}; do
         dpkg-query -W -f='${Status}\n' "$package" 2>/dev/null | grep -q '^install ok installed$' || echo "$package"
     done
 }
 
-# As root with apt: the missing packages without their recommendations, in one line of
-# output (apt's and dpkg's are kept in a log, shown only when the install fails).
-ensure_dependencies() {
-    have_dependencies && return 0
-    local missing
-    missing="$(missing_packages | tr '\n' ' ')"
-    missing="${missing% }"
-    [ -n "$missing" ] || missing="$debian_packages"
-    if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
-        local log
-        log="$(mktemp)"
-        echo "judge: installing $missing (first use; apt-get --no-install-recommends)" >&2
-        if ! { apt-get update -qq &&
-            DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $missing; } >"$log" 2>&1; then
-            cat "$log" >&2
-            rm -f "$log"
-            echo "judge: JE: could not install $missing" >&2
-            exit 5
-        fi
+# Whether this run may install packages: root, with apt.
+can_install() {
+    [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null
+}
+
+# install_packages WHY PACKAGE…: as root with apt, the packages without their
+# recommendations, in one line of output (apt's and dpkg's are kept in a log, shown only
+# when the install fails, which stops with JE).
+install_packages() {
+    local why="$1" log
+    shift
+    log="$(mktemp)"
+    echo "judge: installing $* ($why; apt-get --no-install-recommends)" >&2
+    if ! { apt-get update -qq &&
+        DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "$@"; } >"$log" 2>&1; then
+        cat "$log" >&2
         rm -f "$log"
+        echo "judge: JE: could not install $*" >&2
+        exit 5
+    fi
+    rm -f "$log"
+}
+
+# The build's packages that are missing: installed (with the extra packages named, which
+# scripts/test adds for its own tests) as root with apt, otherwise the command to install
+# them and exit 7. Extra packages alone are installed only where that can be done.
+ensure_dependencies() {
+    local missing extra=""
+    [ "$#" = 0 ] || extra="$(missing_packages "$@" | tr '\n' ' ')"
+    if have_dependencies; then
+        missing=""
+    else
+        missing="$(missing_packages | tr '\n' ' ')"
+        [ -n "${missing// /}" ] || missing="$debian_packages"
+    fi
+    if [ -z "${missing// /}" ] && { [ -z "${extra// /}" ] || [ -d "$root/.deps/usr" ] || ! can_install; }; then
+        return 0
+    fi
+    if can_install; then
+        # shellcheck disable=SC2086 # one package a word
+        install_packages "first use" $missing $extra
         return 0
     fi
     echo "judge: setup: missing build dependencies. Install them with:" >&2
-    echo "    sudo apt-get install --no-install-recommends $missing" >&2
+    echo "    sudo apt-get install --no-install-recommends ${missing% }" >&2
     exit 7
 }
 
@@ -88,11 +112,103 @@ quietly() {
     shift
     log="$(mktemp)"
     if ! "$@" >"$log" 2>&1; then
-        cat "$log" >&2
-        cp "$log" "$build/build.log" 2>/dev/null || true
-        rm -f "$log"
-        echo "judge: JE: $what failed (log: $build/build.log)" >&2
-        exit 5
+        failed "$what" "$log"
+    fi
+    rm -f "$log"
+}
+
+# Shows the output of a step that failed, keeps it as $build/build.log and stops with JE.
+failed() {
+    local what="$1" log="$2"
+    cat "$log" >&2
+    cp "$log" "$build/build.log" 2>/dev/null || true
+    rm -f "$log"
+    echo "judge: JE: $what failed (log: $build/build.log)" >&2
+    exit 5
+}
+
+# What a line of the build tool says was done, in a few words: ninja's and make's
+# "Building CXX object harness/core/CMakeFiles/gemm_core.dir/rng.cpp.o" is harness/core/rng.cpp,
+# ".../gemm_core.dir/Unity/unity_0_cxx.cxx.o" is gemm_core's sources, unity file 1, and
+# "Linking CXX executable bin/gemm-judge" is linking bin/gemm-judge.
+step_done() {
+    local what="$1"
+    case "$what" in
+    "Building "*" object "*/cmake_pch.hxx.gch | "Building "*" object "*/cmake_pch.hxx.pch)
+        what="${what%%.dir/*}"
+        echo "the precompiled headers of ${what##*/}"
+        ;;
+    "Building "*" object "*/Unity/unity_*)
+        local batch="${what##*/unity_}"
+        what="${what%%.dir/*}"
+        echo "${what##*/}'s sources, unity file $((${batch%%_*} + 1))"
+        ;;
+    "Building "*" object "*)
+        what="${what#Building * object }"
+        what="${what%.o}"
+        what="${what%.obj}"
+        echo "${what%%/CMakeFiles/*}/${what#*.dir/}"
+        ;;
+    "Linking "*" "*) echo "linking ${what##* }" ;;
+    *) echo "$what" ;;
+    esac
+}
+
+# Reads the build tool's output (every line kept in the file $1) and says how far the build
+# is on stderr: on a terminal one line rewritten in place, elsewhere one line at most every
+# $GEMM_JUDGE_PROGRESS_SECONDS (10) seconds, the first after as many. Steps are counted as
+# ninja counts them ("[done/total] what", NINJA_STATUS below) or as make's percentage.
+show_progress() {
+    local log="$1" interval="${GEMM_JUDGE_PROGRESS_SECONDS:-10}" line="" chunk status
+    local start=$SECONDS shown=$SECONDS done_steps="" total_steps="" percent="" last="" terminal=0 said=""
+    [ -t 2 ] && terminal=1
+    while :; do
+        status=0
+        IFS= read -r -t 1 chunk || status=$?
+        if [ "$status" -gt 128 ]; then
+            line+="$chunk" # a timeout keeps the part of a line read so far
+        else
+            line+="$chunk"
+            if [ -n "$line" ] || [ "$status" = 0 ]; then
+                printf '%s\n' "$line" >>"$log"
+                if [[ "$line" =~ ^\[([0-9]+)/([0-9]+)\]\ (.*)$ ]]; then
+                    done_steps="${BASH_REMATCH[1]}" total_steps="${BASH_REMATCH[2]}"
+                    percent=$((100 * done_steps / total_steps))
+                    last="$(step_done "${BASH_REMATCH[3]}")"
+                elif [[ "$line" =~ ^\[\ *([0-9]+)%\]\ (.*)$ ]]; then
+                    percent="${BASH_REMATCH[1]}"
+                    last="$(step_done "${BASH_REMATCH[2]}")"
+                fi
+            fi
+            line=""
+            [ "$status" = 0 ] || break
+        fi
+        local report="judge: building the harness: "
+        if [ -n "$total_steps" ]; then
+            report+="$done_steps of $total_steps steps ($percent%) after $((SECONDS - start)) s; done last: $last"
+        elif [ -n "$percent" ]; then
+            report+="$percent% after $((SECONDS - start)) s; done last: $last"
+        else
+            report+="no step done yet after $((SECONDS - start)) s"
+        fi
+        if [ "$terminal" = 1 ]; then
+            [ "$report" = "$said" ] || printf '\r\033[K%s' "${report:0:$((${COLUMNS:-100} - 1))}" >&2
+            said="$report"
+        elif ((SECONDS - shown >= interval)); then
+            echo "$report" >&2
+            shown=$SECONDS
+        fi
+    done
+    if [ "$terminal" = 1 ] && [ -n "$said" ]; then printf '\r\033[K' >&2; fi
+}
+
+# Runs the build (`cmake --build` and its arguments) showing its progress (show_progress);
+# on failure shows its whole output, keeps it as $build/build.log and stops with JE.
+build_showing_progress() {
+    local log
+    log="$(mktemp)"
+    if NINJA_STATUS="[%f/%t] " "$@" 2>&1 | show_progress "$log"; [ "${PIPESTATUS[0]}" != 0 ]; then
+        failed "building the harness" "$log"
     fi
     rm -f "$log"
 }
@@ -117,30 +233,62 @@ needs_building() {
     [ ! -x "$build/bin/gemm-judge" ]
 }
 
+# Takes the build folder's lock (fd $build_lock), so that of the runs started together one
+# configures and builds while the others wait and then find nothing to do. The holder
+# writes its PID and command into the lock file while it builds; a waiting run names them.
+take_build_lock() {
+    exec {build_lock}>>"$build/.build-lock"
+    command -v flock >/dev/null || return 0
+    flock -n "$build_lock" && return 0
+    local holder
+    holder="$(cat "$build/.build-lock" 2>/dev/null)"
+    if [ -z "$holder" ]; then # it only looks whether anything is out of date, or it just began
+        flock -w 1 "$build_lock" && return 0
+        holder="$(cat "$build/.build-lock" 2>/dev/null)"
+    fi
+    if [ -n "$holder" ] && [ -d "/proc/${holder%% *}" ]; then
+        echo "judge: waiting for the build of $build by PID ${holder%% *} (${holder#* })…" >&2
+    else
+        echo "judge: waiting for the build of $build by another process (its PID is not known: it has not written it yet)…" >&2
+    fi
+    flock "$build_lock"
+}
+
 # Configures once, then lets the build tool decide what is out of date (a no-op build
-# takes a fraction of a second). An exclusive lock on the build folder serialises
-# concurrent runs: the first builds, the others wait and find nothing to do.
+# takes a fraction of a second). Concurrent runs are serialised by take_build_lock.
 build_harness() {
     ensure_dependencies
     mkdir -p "$build" 2>/dev/null ||
         setup_error "cannot create the build folder $build; set GEMM_JUDGE_BUILD_DIR to a folder you can write"
     [ -w "$build" ] ||
         setup_error "the build folder $build is not writable and holds no complete build; set GEMM_JUDGE_BUILD_DIR to a folder you can write"
-    local lock
-    exec {lock}>>"$build/.build-lock"
-    if command -v flock >/dev/null; then flock "$lock"; fi
+    local build_lock
+    take_build_lock
     forget_other_checkout
-    local first_use=0
-    if [ ! -x "$build/bin/gemm-judge" ]; then
-        first_use=1
-        echo "judge: building the harness (first use, $(first_build_minutes "$@") on 2 cores)…" >&2
-    fi
+    local first_use=0 configure=0 compile=0
+    [ -x "$build/bin/gemm-judge" ] || first_use=1
     if [ ! -f "$build/CMakeCache.txt" ] || { [ ! -f "$build/build.ninja" ] && [ ! -f "$build/Makefile" ]; }; then
+        configure=1
+    fi
+    if [ "$first_use" = 1 ] || [ "$configure" = 1 ] || needs_building "$@"; then compile=1; fi
+    if [ "$compile" = 1 ]; then
+        echo "$$ $0" >"$build/.build-lock"
+        if [ "$first_use" = 1 ]; then
+            echo "judge: building the harness (first use, $(first_build_minutes "$@") on 2 cores)…" >&2
+        else
+            echo "judge: building the harness…" >&2
+        fi
+    fi
+    if [ "$configure" = 1 ]; then
         local generator=()
         command -v ninja >/dev/null && generator=(-G Ninja)
         quietly "configuring the harness" cmake -S "$root" -B "$build" "${generator[@]}" "${prefix_args[@]}"
     fi
-    if [ "$first_use" = 0 ] && needs_building "$@"; then echo "judge: building the harness…" >&2; fi
-    quietly "building the harness" cmake --build "$build" "$@"
-    exec {lock}>&-
+    if [ "$compile" = 1 ]; then
+        build_showing_progress cmake --build "$build" "$@"
+        : >"$build/.build-lock"
+    else
+        quietly "building the harness" cmake --build "$build" "$@"
+    fi
+    exec {build_lock}>&-
 }

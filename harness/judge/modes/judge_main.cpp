@@ -10,6 +10,7 @@
 #include "judge/modes/rank_mode.hpp"
 #include "judge/options/cli.hpp"
 #include "judge/os/interrupt.hpp"
+#include "judge/report/plot_call.hpp"
 #include "judge/run/session.hpp"
 #include "judge/run/supervisor.hpp"
 #include "sandbox/identity.hpp"
@@ -97,6 +98,8 @@ int main(int argc, char **argv) {
     try {
         if (options.case_command) return run_case_command(*options.case_command, options.testcases_dir);
         if (!options.cache_command.empty()) return run_cache_command(options.cache_command, options.cache_dir);
+        if (!options.plot_path.empty())
+            if (const int status = ensure_matplotlib()) return status;
         if (options.mode == "rank") return rank(options);
         if (options.mode == "compare") return compare(options);
         if (options.mode == "history") return show_history(options);

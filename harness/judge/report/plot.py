@@ -3,6 +3,7 @@
 compare and history; schema in plot_input.py beside it) as a PNG or SVG picture.
 
 Usage: harness/judge/report/plot.py INPUT.json OUTPUT.png|OUTPUT.svg
+       harness/judge/report/plot.py --check   (exit 0 when matplotlib is found, else 3)
 
   rank     GFLOP/s per shape for each solution with cuBLAS marked, and the ratio to
            cuBLAS per shape with a line at 1.0
@@ -169,6 +170,9 @@ PLOTTERS = {"rank": plot_rank, "compare": plot_compare, "history": plot_history}
 
 
 def main():
+    if sys.argv[1:] == ["--check"]:  # scripts/lib/ensure-matplotlib.sh asks before a run with --plot
+        pyplot()
+        return
     parser = argparse.ArgumentParser(description="Draw a judge JSON file (rank, compare, history) as PNG or SVG.")
     parser.add_argument("input", help="the JSON file the judge wrote")
     parser.add_argument("output", help="the picture to write, ending in .png or .svg")

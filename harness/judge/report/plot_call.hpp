@@ -13,6 +13,13 @@ namespace gemm {
 // the judge was built from.
 std::string plot_script();
 
+// Before a run with --plot: makes sure plot.py finds matplotlib, which the first build does
+// not install (scripts/lib/ensure-matplotlib.sh: as root with apt it installs
+// python3-matplotlib, saying so in one line; otherwise it names the command). 0 when it is
+// there, else the exit status to stop with (setup, or JE when the install failed), before
+// anything runs or is recorded.
+int ensure_matplotlib();
+
 // Writes `figures` next to `output` (as OUTPUT.json) and draws them; "" or why not.
 std::string draw_plot(const nlohmann::json &figures, const std::string &output);
 

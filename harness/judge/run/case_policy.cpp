@@ -14,11 +14,12 @@ CasePolicy policy_for(const TestCase &tc, const JudgeOptions &o) {
     p.shrink = o.shrink && tc.category != "huge";
     p.reveal = o.reveal || tc.category == "sample";
     // A case timed for correctness alone prints a time nobody compares: a shorter budget
-    // (44 such cases of the default suite spent 1.0 s more at 0.3 s). Perf and rank cases, and
+    // and fewer calls (case_policy.hpp). Perf and rank cases, and
     // any case timed against cuBLAS, keep the whole budget, as does every case when it is given.
     const bool measured = p.baseline || tc.category == "perf" || tc.category == "rank";
-    p.sampling.budget_s = o.time_budget_given || measured ? o.time_budget_s
-                                                          : std::min(o.time_budget_s, correctness_budget_s);
+    const bool correctness_only = !o.time_budget_given && !measured;
+    p.sampling.budget_s = correctness_only ? std::min(o.time_budget_s, correctness_budget_s) : o.time_budget_s;
+    if (correctness_only) p.sampling.max_samples = correctness_max_samples;
     return p;
 }
 

@@ -19,7 +19,7 @@ make_checkout() {
     mkdir -p "$1/scripts/lib" "$1/testcases"
     cp "$repo/judge" "$1/"
     cp "$repo/scripts/test" "$1/scripts/"
-    cp "$repo/scripts/lib/build.sh" "$1/scripts/lib/"
+    cp "$repo/scripts/lib/build.sh" "$repo/scripts/lib/ensure-matplotlib.sh" "$1/scripts/lib/"
     cp "$here/stub-project/CMakeLists.txt" "$here/stub-project/make-stub.sh" "$1/"
     # A machine without a package registry (the GPU machine) has the dependencies only as
     # the repository's staged copies (scripts/stage-deps): the stand-in checkout gets them too.
