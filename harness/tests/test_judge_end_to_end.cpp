@@ -318,7 +318,7 @@ TEST_CASE("two judges started together on one GPU take turns: both AC, and the o
     REQUIRE_GPU();
     const fs::path dir = artifacts_dir();
     const std::string script =
-        "side() { \"$0\" \"$1\" --case perf/01-cube-4096 --case sample/01-one-by-one --no-history "
+        "side() { \"$0\" \"$1\" --case perf/01-cube-4096 --case sample/01-one-by-one --no-history --verbose "
         "--json \"$2/turns-$3.json\" >\"$2/turns-$3.txt\" 2>&1; }; "
         "side \"$1\" \"$2\" a & a=$!; side \"$1\" \"$2\" b & b=$!; wait $a; sa=$?; wait $b; sb=$?; exit $((sa | sb))";
     const auto run = gemm::run_captured(
