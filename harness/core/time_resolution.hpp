@@ -17,7 +17,7 @@
 namespace gemm {
 
 struct TimeResolutionRule {
-    double path_drift_ms = 0.010;  // run-to-run movement of the path's cost (H200: ±5–12 µs)
+    double path_drift_ms = 0.010;  // run-to-run movement of the path's cost (docs/timing.md)
     double relative_drift = 0.005; // a long kernel's median between runs
 };
 

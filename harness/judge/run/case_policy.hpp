@@ -12,9 +12,9 @@ namespace gemm {
 // against cuBLAS) when --time-budget is not given.
 constexpr double correctness_budget_s = 0.1;
 // … and at most this many kept calls: a call of a few µs fills 0.1 s only after hundreds of
-// calls, each through the path and verified (about 0.45 ms on the H200), for a time that is
-// under the run's resolution anyway; 30 fresh, verified calls still catch an answer kept
-// from one call to the next (the default suite: 1.4 s less, docs/perf-notes.md "Fail fast").
+// calls, each through the path and verified, for a time that is under the run's resolution
+// anyway; 30 fresh, verified calls still catch an answer kept from one call to the next
+// (what it saves: docs/perf-notes.md, "Fail fast").
 constexpr int correctness_max_samples = 30;
 
 // The suite's policy for one case, from its category and the command line.
