@@ -18,6 +18,8 @@
 #include <vector>
 
 using namespace gemm;
+using gemm::test::lines_of;
+using gemm::test::occurrences;
 using gemm::test::TempFolder;
 namespace fs = std::filesystem;
 
@@ -190,20 +192,6 @@ TEST_CASE("case new keeps a negative seed negative, for the parser to refuse as 
 }
 
 namespace {
-
-// Every line of the text, for width checks.
-std::vector<std::string> lines_of(const std::string &text) {
-    std::vector<std::string> lines;
-    std::istringstream in(text);
-    for (std::string line; std::getline(in, line);) lines.push_back(line);
-    return lines;
-}
-
-std::size_t occurrences(const std::string &text, const std::string &part) {
-    std::size_t count = 0;
-    for (auto at = text.find(part); at != std::string::npos; at = text.find(part, at + 1)) ++count;
-    return count;
-}
 
 // --help under COLUMNS=columns.
 Parsed help_at(const char *columns, std::vector<std::string> args) {

@@ -21,6 +21,8 @@
 using namespace gemm;
 using gemm::test::contains;
 using gemm::test::skip_without_nvcc;
+using gemm::test::lines_of;
+using gemm::test::occurrences;
 using gemm::test::TempFolder;
 namespace fs = std::filesystem;
 
@@ -513,23 +515,6 @@ TEST_CASE("the judge says it is compiling on a terminal's stderr, and not when s
 }
 
 // ---- The practitioner's loop: the command line's conventions, end to end ---------------
-
-namespace {
-
-std::vector<std::string> lines_of(const std::string &text) {
-    std::vector<std::string> lines;
-    std::istringstream in(text);
-    for (std::string line; std::getline(in, line);) lines.push_back(line);
-    return lines;
-}
-
-std::size_t occurrences(const std::string &text, const std::string &part) {
-    std::size_t count = 0;
-    for (auto at = text.find(part); at != std::string::npos; at = text.find(part, at + 1)) ++count;
-    return count;
-}
-
-} // namespace
 
 TEST_CASE("./judge help exits 0 with the main help, and help rank with rank's") {
     const auto help = judge({"help"}, Stream::out);

@@ -9,7 +9,9 @@
 #include <filesystem>
 #include <fstream>
 #include <iterator>
+#include <sstream>
 #include <string>
+#include <vector>
 #include <unistd.h>
 
 namespace gemm::test {
@@ -75,6 +77,21 @@ inline bool skip_without_nvcc() {
     }();
     if (!present) std::printf("[skipped: no nvcc]\n");
     return !present;
+}
+
+// Every line of the text, without its newline: for checks of a report's lines and widths.
+inline std::vector<std::string> lines_of(const std::string &text) {
+    std::vector<std::string> lines;
+    std::istringstream in(text);
+    for (std::string line; std::getline(in, line);) lines.push_back(line);
+    return lines;
+}
+
+// How many times `part` occurs in `text` (overlapping ones counted).
+inline std::size_t occurrences(const std::string &text, const std::string &part) {
+    std::size_t count = 0;
+    for (auto at = text.find(part); at != std::string::npos; at = text.find(part, at + 1)) ++count;
+    return count;
 }
 
 } // namespace gemm::test
