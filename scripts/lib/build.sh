@@ -214,8 +214,9 @@ build_showing_progress() {
 }
 
 # How long a first build takes on 2 cores (docs/perf-notes.md, "Build time"): the judge and
-# its workers (./judge: 2.2–2.4 CPU-minutes, 1¾–2 minutes while other builds shared the
-# cores), or everything with the tests and the fuzz target (scripts/test: 2 minutes).
+# its workers (./judge: 2.2–2.5 CPU-minutes, 81 s with little else running, 1¾ minutes
+# while other builds shared the cores), or everything with the tests and the fuzz target
+# (scripts/test: 2 minutes).
 first_build_minutes() {
     case " $* " in *" --target "*) echo "about 1–2 minutes" ;; *) echo "about 2–3 minutes" ;; esac
 }
