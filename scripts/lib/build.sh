@@ -213,10 +213,12 @@ build_showing_progress() {
     rm -f "$log"
 }
 
-# How long a first build takes, measured on a 2-core machine: the judge and its worker
-# (./judge), or everything with the tests (scripts/test).
+# How long a first build takes on 2 cores (docs/perf-notes.md, "Build time"): the judge and
+# its workers (./judge: 2.2–2.5 CPU-minutes, 81 s with little else running, 1¾ minutes
+# while other builds shared the cores), or everything with the tests and the fuzz target
+# (scripts/test: 2 minutes).
 first_build_minutes() {
-    case " $* " in *" --target "*) echo "about 2–3 minutes" ;; *) echo "about 4–5 minutes" ;; esac
+    case " $* " in *" --target "*) echo "about 1–2 minutes" ;; *) echo "about 2–3 minutes" ;; esac
 }
 
 # Whether the build tool has work to do for these `cmake --build` arguments (ninja's dry

@@ -8,7 +8,7 @@ repo="$1"
 
 make_checkout "$work/p"
 start=$SECONDS
-GEMM_JUDGE_PROGRESS_SECONDS=1 STUB_BUILD_SECONDS=3 "$work/p/judge" --list >/dev/null 2>"$work/progress.err" ||
+GEMM_JUDGE_PROGRESS_SECONDS=1 "$work/p/judge" --list >/dev/null 2>"$work/progress.err" ||
     fail "the build failed: $(cat "$work/progress.err")"
 elapsed=$((SECONDS - start))
 progress="^judge: building the harness: [0-9]+ of 2 steps \([0-9]+%\) after [0-9]+ s; done last: "
@@ -23,14 +23,14 @@ fi
 
 make_checkout "$work/f"
 status=0
-STUB_BUILD_FAILS=1 "$work/f/judge" --list >/dev/null 2>"$work/failed.err" || status=$?
+STUB_BUILD_FAILS=1 STUB_BUILD_SECONDS=0 "$work/f/judge" --list >/dev/null 2>"$work/failed.err" || status=$?
 [ "$status" = 5 ] || fail "a failed build ended with status $status, not 5"
 expect_output "$work/failed.err" "stub.cpp:1: error: the stub fails as asked"
 expect_output "$work/failed.err" "judge: JE: building the harness failed (log: $work/f/build/build.log)"
 grep -qxF "stub.cpp:1: error: the stub fails as asked" "$work/f/build/build.log" || fail "build.log lacks the error"
 
 make_checkout "$work/w"
-STUB_BUILD_SECONDS=4 "$work/w/judge" --list >"$work/builder.out" 2>&1 &
+"$work/w/judge" --list >"$work/builder.out" 2>&1 &
 builder=$!
 for _ in $(seq 100); do
     [ -s "$work/w/build/.build-lock" ] && break

@@ -12,7 +12,7 @@ lines() { grep -c '' "$1" || true; }
 
 make_checkout "$work/p"
 "$work/p/judge" --list >"$work/first.out" 2>"$work/first.err" || fail "the first build failed: $(cat "$work/first.err")"
-expect_output "$work/first.err" "judge: building the harness (first use, about 2–3 minutes on 2 cores)…"
+expect_output "$work/first.err" "judge: building the harness (first use, about 1–2 minutes on 2 cores)…"
 [ "$(lines "$work/first.err")" = 1 ] || fail "the first build printed more than one line: $(cat "$work/first.err")"
 "$work/p/judge" --list >/dev/null 2>"$work/built.err" || fail "the built judge failed: $(cat "$work/built.err")"
 [ ! -s "$work/built.err" ] || fail "a built judge printed: $(cat "$work/built.err")"
@@ -22,7 +22,7 @@ expect_output "$work/rebuilt.err" "judge: building the harness…"
 
 make_checkout "$work/q"
 "$work/q/scripts/test" >"$work/test.out" 2>"$work/test.err" || fail "scripts/test failed: $(cat "$work/test.err")"
-expect_output "$work/test.err" "judge: building the harness (first use, about 4–5 minutes on 2 cores)…"
+expect_output "$work/test.err" "judge: building the harness (first use, about 2–3 minutes on 2 cores)…"
 
 # The installer, with apt-get, dpkg-query and id stood in for: root, nothing installed.
 fake="$work/fake-bin"
