@@ -397,9 +397,8 @@ TEST_CASE("solutions/naive.cu and solutions/tiled.cu, the seed's names, are rela
         CHECK(fs::read_symlink(link) == target);
         CHECK_FALSE(why_not_a_solution_file(link.string()));
         if (skip_without_nvcc()) return;
-        TempFolder folder;
-        const auto run =
-            judge({link.string(), "--case", "01-one-by-one", "--cache-dir", folder.at("cache"), "--no-history"});
+        const auto run = judge(
+            {link.string(), "--case", "01-one-by-one", "--cache-dir", test::shared_compile_cache(), "--no-history"});
         CHECK((run.status == 0 || run.status == 6)); // AC, or compiled and no GPU to run it on
         CHECK(contains(run.output, name));
     }
@@ -412,9 +411,9 @@ TEST_CASE("both LeetGPU starter forms compile as they are and their solve() is f
     if (skip_without_nvcc()) return;
     for (const char *file : {"solve-h-starter.cu", "extern-c-starter.cu"}) {
         CAPTURE(file);
-        TempFolder folder;
-        check_compiled_and_loaded(
-            judge(quick({std::string(GEMM_SOURCE_DIR) + "/harness/tests/leetgpu/" + file, "--no-history"}, folder)));
+        check_compiled_and_loaded(judge({std::string(GEMM_SOURCE_DIR) + "/harness/tests/leetgpu/" + file, "--no-history",
+                                         "--cache-dir", test::shared_compile_cache(), "--case", "sample/01-one-by-one",
+                                         "--time-budget", "0.01", "--no-shrink"}));
     }
 }
 

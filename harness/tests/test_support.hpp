@@ -79,6 +79,12 @@ inline bool skip_without_nvcc() {
     return !present;
 }
 
+// A compile cache kept in the build folder between test runs, for tests whose solution is a
+// file of the checkout and that test no behaviour of the cache: the key names the source,
+// the flags, nvcc and every file it read, so a hit is the same library, and a second
+// scripts/test does not compile them again. Tests of the cache itself use a folder of their own.
+inline std::string shared_compile_cache() { return std::string(GEMM_BIN_DIR) + "/../test-compile-cache"; }
+
 // Every line of the text, without its newline: for checks of a report's lines and widths.
 inline std::vector<std::string> lines_of(const std::string &text) {
     std::vector<std::string> lines;
