@@ -317,17 +317,6 @@ TEST_CASE("error_over_bound is the larger ratio, or negative when unchecked") {
     CHECK(error_over_bound(with_verdict("x", Verdict::RE)) < 0);
 }
 
-TEST_CASE("durations keep three significant digits and switch to seconds at one second") {
-    CHECK(format_duration_ms(0.011) == "0.011 ms");
-    CHECK(format_duration_ms(0.5) == "0.500 ms");
-    CHECK(format_duration_ms(1.0) == "1 ms");
-    CHECK(format_duration_ms(1.234) == "1.23 ms");
-    CHECK(format_duration_ms(50.3) == "50.3 ms");
-    CHECK(format_duration_ms(123.4) == "123 ms");
-    CHECK(format_duration_ms(1250.0) == "1.25 s");
-    CHECK(format_duration_ms(12345.0) == "12.3 s");
-}
-
 TEST_CASE("the device line names GPU, architecture, SMs, L2, driver, CUDA and clocks") {
     CHECK(format_device(h200()) ==
           "NVIDIA H200, sm_90, 132 SMs, 60 MB L2, driver 580.159.04, CUDA 12.8, SM clock 1755/1980 MHz");

@@ -95,11 +95,10 @@ std::string cublas_share_text(const CaseResult &r) {
     return formatted("%.0f%%", 100.0 * r.baseline->stats.median_ms / own.stats.median_ms);
 }
 
-std::string plural(std::size_t n, const char *one, const char *many) {
-    return std::to_string(n) + " " + (n == 1 ? one : many);
-}
 
 } // namespace
+
+std::string count_of_cases(std::size_t n) { return std::to_string(n) + (n == 1 ? " case" : " cases"); }
 
 ConsoleLayout::ConsoleLayout(const std::vector<PlannedCase> &cases)
     : name_width_(std::string("case").size()), shape_width_(default_shape_width) {
@@ -160,14 +159,6 @@ bool terminal_wants_colour(int fd) {
     const char *no_colour = std::getenv("NO_COLOR");
     const char *term = std::getenv("TERM");
     return isatty(fd) && !(no_colour && *no_colour) && !(term && std::strcmp(term, "dumb") == 0);
-}
-
-std::string format_duration_ms(double ms) {
-    // Thresholds on the rounded value, so 999.6 ms reads "1 s" and 0.9996 ms "1 ms".
-    if (ms >= 999.5) return formatted("%.3g s", ms / 1000);
-    if (ms >= 99.95) return formatted("%.0f ms", ms);
-    if (ms >= 0.9995) return formatted("%.3g ms", ms);
-    return formatted("%.3f ms", ms);
 }
 
 double error_over_bound(const CaseResult &r) {
@@ -260,7 +251,7 @@ std::string format_summary(const std::vector<CaseResult> &results, std::size_t n
         }
     if (compared > 0)
         text += formatted(" · %.0f%% of cuBLAS (%s)", 100 * std::exp(log_sum / compared),
-                          plural(compared, "case", "cases").c_str());
+                          count_of_cases(compared).c_str());
     if (total_s > 0) text += formatted(" · %.1f s", total_s);
     return text + "\n";
 }

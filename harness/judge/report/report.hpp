@@ -83,6 +83,8 @@ std::string format_method(const std::vector<CaseResult> &results);
 // The events' cross-check where it matters and disagrees (a case timed against cuBLAS):
 // one line, or "" when there is nothing to act on.
 std::string format_events_alert(const std::vector<CaseResult> &results);
+// "1 case", "44 cases".
+std::string count_of_cases(std::size_t n);
 // The verdict's name, in its colour when `colour` (AC green, WA red, TLE yellow, RE magenta,
 // CE yellow, JE cyan).
 std::string styled_verdict(Verdict v, bool colour);
@@ -112,8 +114,5 @@ nlohmann::json report_json(const RunContext &run, const std::vector<CaseResult> 
 // The value with every string and key made valid UTF-8 (core/terminal_text.hpp: valid_utf8).
 nlohmann::json made_valid_utf8(nlohmann::json value);
 
-// "0.011 ms", "50.3 ms", "1.25 s": three significant digits (durations the judge measured of
-// itself, not of a kernel).
-std::string format_duration_ms(double ms);
 
 } // namespace gemm

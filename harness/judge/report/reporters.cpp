@@ -44,8 +44,6 @@ void write_report_file(const char *option, const std::string &path, const std::s
                          std::strerror(error));
 }
 
-std::string plural_cases(std::size_t n) { return std::to_string(n) + (n == 1 ? " case" : " cases"); }
-
 } // namespace
 
 // ---- Reporters -------------------------------------------------------------------------
@@ -128,7 +126,7 @@ void ConsoleReporter::case_skipped(const TestCase &tc, const std::string &why) {
 void ConsoleReporter::cases_not_run(const NotRun &not_run) {
     not_run_ += not_run.names.size();
     if (said_once_) return;
-    out_ << fit_to_width(plural_cases(not_run.names.size()) + " not run: " + escape_for_terminal(not_run.why),
+    out_ << fit_to_width(count_of_cases(not_run.names.size()) + " not run: " + escape_for_terminal(not_run.why),
                          console_width, 0)
          << std::flush;
 }
@@ -147,16 +145,13 @@ void ConsoleReporter::finding(const std::string &, const nlohmann::json &, const
 
 void ConsoleReporter::run_finished(const RunContext &run, const std::vector<CaseResult> &results, int) {
     if (results.empty()) return;
-    if (said_once_) {
-        out_ << format_summary(results, not_run_, run.timeline.total_s, colour_) << std::flush;
-        return;
-    }
     out_ << format_summary(results, not_run_, run.timeline.total_s, colour_);
-    if (verbose_)
-        out_ << fit_to_width(format_verification(results) + format_clock(results) + format_timeline(run.timeline),
-                             console_width, 0);
-    else
-        out_ << format_method(results) << format_events_alert(results);
+    // After the one reason said above (CE, never loaded) there is no method to tell.
+    if (!said_once_)
+        out_ << (verbose_ ? fit_to_width(format_verification(results) + format_clock(results) +
+                                             format_timeline(run.timeline),
+                                         console_width, 0)
+                          : format_method(results) + format_events_alert(results));
     out_ << std::flush;
 }
 
