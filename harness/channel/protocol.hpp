@@ -5,16 +5,16 @@
 // runner's).
 #pragma once
 
-#include "core/case_result.hpp"
-#include "core/check.hpp"
-#include "core/sampling.hpp"
-#include "core/testcase.hpp"
+#include "verification/case_result.hpp"
+#include "verification/check.hpp"
+#include "measurement/sampling.hpp"
+#include "testcases/testcase.hpp"
 
 #include <nlohmann/json.hpp>
 
 namespace gemm {
 
-// How a case is to be run, decided once by the judge (judge/run/case_policy.hpp) and sent
+// How a case is to be run, decided once by the judge (judging/case_policy.hpp) and sent
 // with every case: the worker follows it and reads no category names.
 struct CasePolicy {
     bool timed = true;     // false: the checked call only (shrinking, stress, sanitizer, huge)
@@ -23,7 +23,7 @@ struct CasePolicy {
     bool reveal = false;   // a failure may show the case's data (the judge's side)
     Precision precision = Precision::FP32;
     SamplingRule sampling;
-    // A short run's stand-ins made between its calls (core/interleaved_stand_ins.hpp); false:
+    // A short run's stand-ins made between its calls (measurement/interleaved_stand_ins.hpp); false:
     // after them (compare, which tests raw times and wants its rounds short).
     bool stand_ins_between_calls = true;
 };

@@ -14,7 +14,7 @@
 
 #include "channel/doorbell.hpp"
 #include "channel/socket_channel.hpp"
-#include "core/stand_in_kind.hpp"
+#include "measurement/stand_in_kind.hpp"
 
 #include <cstddef>
 #include <optional>

@@ -1,4 +1,4 @@
-// The command lines the supervisor (judge/run/supervisor.cpp) starts the referee and the
+// The command lines the supervisor (judging/supervisor.cpp) starts the referee and the
 // runners with, read by CLI11 in one file: its templates cost about 9 CPU-seconds in every
 // file that includes it, which each program's main() would pay (docs/perf-notes.md,
 // "Build time").

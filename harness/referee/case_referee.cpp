@@ -1,10 +1,10 @@
 #include "referee/case_referee.hpp"
-#include "core/gpu_sharing.hpp"
-#include "core/memory_blame.hpp"
-#include "core/empty_call.hpp"
-#include "core/sampling.hpp"
-#include "core/stats.hpp"
-#include "core/timed_check.hpp"
+#include "measurement/gpu_sharing.hpp"
+#include "verification/memory_blame.hpp"
+#include "measurement/offset_rule.hpp"
+#include "measurement/sampling.hpp"
+#include "measurement/stats.hpp"
+#include "verification/timed_check.hpp"
 #include "referee/device_check.hpp"
 #include "referee/device_info.hpp"
 #include "referee/device_inputs.hpp"
@@ -328,7 +328,7 @@ std::optional<InterleavedStandIns> CaseReferee::interleaving_for(const Problem &
 }
 
 // Stand-ins of the run's length between two of its calls, when a turn is due
-// (core/interleaved_stand_ins.hpp): they see the moment the run's calls see; the first of
+// (measurement/interleaved_stand_ins.hpp): they see the moment the run's calls see; the first of
 // a turn, which pays for the change of process, is not kept. A solution's run gets the
 // same turn in its own process after the baseline's: what the path costs there, which no
 // process of the judge's can measure for it (kept beside the offset, never taken off),
@@ -351,7 +351,7 @@ void CaseReferee::stand_in_between(Problem &p, std::optional<InterleavedStandIns
 }
 
 // The GPU was kept busy after the solution's calls: RE, unless a process that is neither
-// the judge's nor in the solution's process group has a context on the GPU (core/gpu_sharing.hpp),
+// the judge's nor in the solution's process group has a context on the GPU (measurement/gpu_sharing.hpp),
 // which explains the busy GPU as well: then the judge could not judge the case (JE).
 void CaseReferee::blame_busy_gpu(const std::string &why) {
     const auto listed = gpu_compute_pids();
@@ -367,7 +367,7 @@ void CaseReferee::blame_busy_gpu(const std::string &why) {
 }
 
 // The empty call's cost to take off every time, and whether the solution kept the GPU
-// busy after its calls (RE): core/empty_call.hpp decides from the figures.
+// busy after its calls (RE): measurement/offset_rule.hpp decides from the figures.
 void CaseReferee::settle_offset(Problem &p, CaseResult &r, const RunStandIns &interleaved) {
     const auto found = calibrated_.find({p.M, p.N, p.K});
     const std::optional<EmptyCall> before =
@@ -376,7 +376,7 @@ void CaseReferee::settle_offset(Problem &p, CaseResult &r, const RunStandIns &in
     while (wants_another_try(before, after)) after.push_back(measure_empty_calls(p, 11));
     const EmptyCallDecision decision = settle_empty_call(before, after);
     if (decision.gpu_kept_busy) blame_busy_gpu(decision.why);
-    // Each run's own cost beyond its work, from stand-ins of its length (core/empty_call.hpp):
+    // Each run's own cost beyond its work, from stand-ins of its length (measurement/offset_rule.hpp):
     // the solution's and cuBLAS's differ when their lengths do. A short run's were made
     // between its calls, of every kind in turn; the others' are made now.
     for (std::optional<TimedRun> *run : {&r.timing, &r.baseline}) {
@@ -400,7 +400,7 @@ void CaseReferee::settle_offset(Problem &p, CaseResult &r, const RunStandIns &in
     }
 }
 
-// Facts only: the verdict is the judge's (judge/run/case_verdict.cpp). The referee asks the
+// Facts only: the verdict is the judge's (verification/case_verdict.cpp). The referee asks the
 // same rule whether the checked call passed, to time only an output that was right.
 CaseResult CaseReferee::run(const CaseRequest &request) {
     try {
@@ -411,7 +411,7 @@ CaseResult CaseReferee::run(const CaseRequest &request) {
     }
 }
 
-// Who holds the memory the case could not get decides whose fault that is (core/memory_blame.hpp).
+// Who holds the memory the case could not get decides whose fault that is (verification/memory_blame.hpp).
 void CaseReferee::blame_out_of_memory(const TestCase &tc, const std::string &what) {
     std::size_t free_bytes = 0, total_bytes = 0;
     cudaMemGetInfo(&free_bytes, &total_bytes);

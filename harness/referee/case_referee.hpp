@@ -4,15 +4,15 @@
 // nothing. The checked call is verified against the full reference, then (when the
 // policy says so) the timed calls, each on fresh inputs drawn after the previous call
 // returned and each verified, then cuBLAS under the same sampling rule and through
-// the same path. It measures and collects figures; the verdicts come from core/.
+// the same path. It measures and collects figures; the verdicts come from verification/.
 #pragma once
 
 #include "channel/channel.hpp"
 #include "channel/protocol.hpp"
 #include "channel/runner_protocol.hpp"
-#include "core/case_result.hpp"
-#include "core/interleaved_stand_ins.hpp"
-#include "core/sampling.hpp"
+#include "verification/case_result.hpp"
+#include "measurement/interleaved_stand_ins.hpp"
+#include "measurement/sampling.hpp"
 #include "referee/shared_arena.hpp"
 #include "referee/trusted_clock.hpp"
 
@@ -37,7 +37,7 @@ class CaseReferee {
   public:
     CaseReferee(RefereeChannel &judge, RunnerLink &baseline, const DeviceInfo &device);
     ~CaseReferee();
-    // The empty call's cost (core/case_result.hpp) of each shape, measured by the
+    // The empty call's cost (verification/case_result.hpp) of each shape, measured by the
     // baseline runner before the solution's runner exists.
     void calibrate(const std::vector<ShapeKey> &shapes);
     void attach_solution(RunnerLink &solution) { solution_.link = &solution; }
@@ -62,7 +62,7 @@ class CaseReferee {
     // The empty call's cost, or with stand_in_ms > 0 a stand-in's of that length and kind.
     EmptyCall measure_empty_calls(Problem &p, int calls, double stand_in_ms = 0, StandInKind kind = StandInKind::Light);
     void run_checked_call(Problem &p, const CaseRequest &request, CaseResult &r, PhaseClock &clock);
-    // The stand-ins made between a run's calls (core/interleaved_stand_ins.hpp), each run's own.
+    // The stand-ins made between a run's calls (measurement/interleaved_stand_ins.hpp), each run's own.
     struct RunStandIns {
         std::optional<InterleavedStandIns> solution, cublas;
     };
@@ -77,7 +77,7 @@ class CaseReferee {
     [[noreturn]] void blame_busy_gpu(const std::string &why);
     CaseResult run_case(const CaseRequest &request);
     // An allocation failed: SolutionFailure when the solution's process holds the memory
-    // the case needs, else the judge's failure naming who does (core/memory_blame.hpp).
+    // the case needs, else the judge's failure naming who does (verification/memory_blame.hpp).
     [[noreturn]] void blame_out_of_memory(const TestCase &tc, const std::string &what);
     cublasHandle_t cublas();
 

@@ -18,7 +18,7 @@ struct CudaFailure : std::runtime_error {
 
 // The device had not the memory an allocation of the referee's asked for: whose fault that
 // is, the solution's process's or the judge's, is decided from who holds it
-// (CaseReferee::blame_out_of_memory, core/memory_blame.hpp), never assumed.
+// (CaseReferee::blame_out_of_memory, verification/memory_blame.hpp), never assumed.
 struct OutOfDeviceMemory : std::runtime_error {
     using std::runtime_error::runtime_error;
 };

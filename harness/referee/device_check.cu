@@ -1,5 +1,5 @@
-#include "core/diagnosis.hpp"
-#include "core/element_check.hpp"
+#include "verification/diagnosis.hpp"
+#include "verification/element_check.hpp"
 #include "referee/device_check.hpp"
 
 #include <cmath>

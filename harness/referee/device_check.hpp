@@ -1,10 +1,10 @@
 // The judge's per-element work on the GPU, so the host receives only reductions and
 // the few elements a report names: the full check of C against the FP64 reference,
-// the projected check of a timed call (core/timed_check.hpp), and input integrity.
+// the projected check of a timed call (verification/timed_check.hpp), and input integrity.
 #pragma once
 
-#include "core/check.hpp"
-#include "core/timed_check.hpp"
+#include "verification/check.hpp"
+#include "verification/timed_check.hpp"
 #include "referee/cuda_check.hpp"
 
 #include <cstdint>

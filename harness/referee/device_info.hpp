@@ -1,9 +1,9 @@
 // What GPU the results come from: name, compute capability, L2 size, driver and clocks.
 #pragma once
 
-#include "core/memory_blame.hpp"
+#include "verification/memory_blame.hpp"
 
-#include "core/case_result.hpp"
+#include "verification/case_result.hpp"
 
 #include <optional>
 #include <sys/types.h>
@@ -20,7 +20,7 @@ int current_sm_clock_mhz();
 
 // NVML reports a thermal or hardware slowdown of the clocks now (not the power cap,
 // which an H200 under a full load reaches as a matter of course): a sample taken now
-// is discarded (core/sampling.hpp). False when NVML cannot say.
+// is discarded (measurement/sampling.hpp). False when NVML cannot say.
 bool gpu_reports_slowdown();
 
 // The processes with a compute context on the device now (their PIDs as NVML gives them:

@@ -1,10 +1,10 @@
-// The documented generator (core/rng.hpp, testcases/README.md) on the GPU: every call
+// The documented generator (common/rng.hpp, testcases/README.md) on the GPU: every call
 // of solve() gets fresh inputs without a trip through the host. Bit for bit the CPU
 // generator's numbers (a GPU test compares them for every distribution): each thread
 // computes its element's draws directly, SplitMix64's draw k being mix(s₀ + (k+1)·γ).
 #pragma once
 
-#include "core/rng.hpp"
+#include "common/rng.hpp"
 
 namespace gemm {
 

@@ -2,7 +2,7 @@
 // around A, B and C, in two kernels and one read back (a call's check, not six).
 #pragma once
 
-#include "core/check.hpp"
+#include "verification/check.hpp"
 #include "referee/guarded_buffer.hpp"
 
 namespace gemm {

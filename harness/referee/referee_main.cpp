@@ -1,7 +1,7 @@
 // gemm-referee: the trusted GPU process. It never loads the solution. It owns the
 // seeds, the pristine inputs, the FP64 reference, every check of every call, the clock
 // and the cuBLAS baseline; runner processes (runner/) make the calls on memory it
-// hands them. Start-up, as the supervisor drives it (judge/run/supervisor.cpp):
+// hands them. Start-up, as the supervisor drives it (judging/supervisor.cpp):
 //   judge → referee: {nonce, calibrate: [[M,N,K]…]}   (the baseline runner is up)
 //   referee → judge: hello {device}                   (empty calls measured)
 //   judge → referee: {event: runner, pid}             (the solution's runner is up)

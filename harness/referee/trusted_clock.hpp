@@ -7,7 +7,7 @@
 // runner's: the inputs handed out, the runner's turn, the snapshot.
 #pragma once
 
-#include "core/case_result.hpp"
+#include "verification/case_result.hpp"
 #include "referee/cuda_check.hpp"
 
 namespace gemm {

@@ -1,5 +1,5 @@
 // The stand-in call's kernels (channel/runner_protocol.hpp, RunnerWork::StandIn): every SM
-// busy for a set time doing one kind of work (core/stand_in_kind.hpp), A and B read, then C
+// busy for a set time doing one kind of work (measurement/stand_in_kind.hpp), A and B read, then C
 // written with the poison, as the empty call writes it. They stand in for a solution of
 // that length when the referee measures what a call costs beyond its own work; they run
 // only in the baseline runner, which never loads a solution.
@@ -8,7 +8,7 @@
 #include <cstddef>
 #include <cuda_runtime.h>
 
-#include "core/stand_in_kind.hpp"
+#include "measurement/stand_in_kind.hpp"
 
 namespace gemm {
 

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Checks harness/judge/report/plot.py and scripts/ladder-table on the fixtures in plot-fixtures/:
+# Checks harness/command_line/reporters/plot.py and scripts/ladder-table on the fixtures in plot-fixtures/:
 #   check_plot_scripts.sh draw KIND      plot.py draws KIND.json as a PNG and an SVG that
 #                                        are non-empty and start as their format does
 #                                        (exit 77, skipped, without matplotlib)
@@ -8,7 +8,7 @@
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 scripts="$here/../../scripts"
-plot="$here/../judge/report/plot.py"
+plot="$here/../command_line/reporters/plot.py"
 fixtures="$here/plot-fixtures"
 out="$(mktemp -d)"
 trap 'rm -rf "$out"' EXIT

@@ -2,7 +2,7 @@
 // start-up and the case protocol as the real one speaks it, and the runner driven
 // through the real RunnerLink over shared host memory (a memfd) instead of GPU memory.
 // Its facts come from its own FP64 check of what C holds after the runner says
-// "returned" (core/check.hpp), never from anything the runner says, as the real
+// "returned" (verification/check.hpp), never from anything the runner says, as the real
 // referee's do; the judge decides the verdict from them.
 // A failed solution's runner is replaced on a spare socket as the real referee does
 // (runner_replaced), while one is left.
@@ -11,8 +11,8 @@
 #include "channel/channel.hpp"
 #include "channel/protocol.hpp"
 #include "channel/runner_protocol.hpp"
-#include "core/check.hpp"
-#include "core/reference.hpp"
+#include "verification/check.hpp"
+#include "verification/reference.hpp"
 
 #include <cstdint>
 #include <cmath>

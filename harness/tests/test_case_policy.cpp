@@ -1,7 +1,7 @@
 // The judge decides each case's policy once, from its category and the command line.
 #include <doctest/doctest.h>
 
-#include "judge/run/case_policy.hpp"
+#include "judging/case_policy.hpp"
 
 using namespace gemm;
 
@@ -18,7 +18,7 @@ TestCase in_category(const std::string &category) {
 } // namespace
 
 TEST_CASE("perf cases get the cuBLAS baseline by default, others do not") {
-    JudgeOptions o;
+    CaseRunOptions o;
     CHECK(policy_for(in_category("perf"), o).baseline);
     CHECK_FALSE(policy_for(in_category("secret"), o).baseline);
     o.baseline = "all";
@@ -28,7 +28,7 @@ TEST_CASE("perf cases get the cuBLAS baseline by default, others do not") {
 }
 
 TEST_CASE("every case is timed, huge cases are not shrunk, sample cases are revealed") {
-    JudgeOptions o;
+    CaseRunOptions o;
     o.time_budget_s = 0.05;
     const CasePolicy huge = policy_for(in_category("huge"), o);
     CHECK(huge.timed);
@@ -44,7 +44,7 @@ TEST_CASE("every case is timed, huge cases are not shrunk, sample cases are reve
 }
 
 TEST_CASE("cases timed for correctness alone get a shorter budget unless --time-budget is given") {
-    JudgeOptions o;
+    CaseRunOptions o;
     CHECK(policy_for(in_category("perf"), o).sampling.budget_s == 0.3);
     CHECK(policy_for(in_category("rank"), o).sampling.budget_s == 0.3);
     CHECK(policy_for(in_category("secret"), o).sampling.budget_s == correctness_budget_s);

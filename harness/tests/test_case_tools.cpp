@@ -4,9 +4,9 @@
 // exactly the bad files.
 #include <doctest/doctest.h>
 
-#include "authoring/case_tools.hpp"
-#include "core/reference.hpp"
-#include "core/rng.hpp"
+#include "testcases/case_tools.hpp"
+#include "verification/reference.hpp"
+#include "common/rng.hpp"
 #include "test_support.hpp"
 
 #include <atomic>

@@ -1,8 +1,8 @@
-// The judge's side of a case's verdict, from facts alone (judge/run/case_verdict.hpp): how
+// The judge's side of a case's verdict, from facts alone (verification/case_verdict.hpp): how
 // the run ended, the referee's result, what the confinement blocked, an impossible time.
 #include <doctest/doctest.h>
 
-#include "judge/run/case_verdict.hpp"
+#include "verification/case_verdict.hpp"
 #include "test_support.hpp"
 
 using namespace gemm;
@@ -58,7 +58,7 @@ TEST_CASE("each way a run ends without the referee's result has its verdict and 
                    {CaseEnding::CallOverran, Verdict::TLE},
                    {CaseEnding::JudgeFailed, Verdict::JE}};
     for (const auto &e : endings) {
-        const CaseResult r = decide_case(primes(), ended_early(e.ending, "because"));
+        const CaseResult r = decide_case(primes().name, shape_of(primes()), ended_early(e.ending, "because"));
         CHECK(r.verdict == e.verdict);
         CHECK(r.detail == "because");
     }
@@ -68,7 +68,7 @@ TEST_CASE("the referee's facts decide, by the check's own rule, with the case's 
     CaseFacts facts;
     facts.reported = completed(unwritten_elements(3, 17399));
     facts.reported.name = "something else";
-    const CaseResult r = decide_case(primes(), facts);
+    const CaseResult r = decide_case(primes().name, shape_of(primes()), facts);
     CHECK(r.verdict == Verdict::WA);
     CHECK(r.detail == judge_output(unwritten_elements(3, 17399), IntegrityCheck{}).detail);
     CHECK(r.name == "secret/04-primes");
@@ -77,13 +77,13 @@ TEST_CASE("the referee's facts decide, by the check's own rule, with the case's 
 
     CaseFacts right;
     right.reported = completed();
-    CHECK(decide_case(primes(), right).verdict == Verdict::AC);
-    CHECK(decide_case(primes(), right).detail.empty());
+    CHECK(decide_case(primes().name, shape_of(primes()), right).verdict == Verdict::AC);
+    CHECK(decide_case(primes().name, shape_of(primes()), right).detail.empty());
 
     CaseFacts moved_input;
     moved_input.reported = completed();
     moved_input.reported.facts.checked_integrity->A_modified = true;
-    CHECK(decide_case(primes(), moved_input).verdict == Verdict::WA);
+    CHECK(decide_case(primes().name, shape_of(primes()), moved_input).verdict == Verdict::WA);
 }
 
 TEST_CASE("a failing timed call is WA by the timed check's rule, named by its number") {
@@ -99,29 +99,29 @@ TEST_CASE("a failing timed call is WA by the timed check's rule, named by its nu
     failed.check.projection.first_bound = 1e-4;
     failed.check.projection.worst_ratio = 5e4;
     facts.reported.facts.failed_timed_call = failed;
-    const CaseResult r = decide_case(primes(), facts);
+    const CaseResult r = decide_case(primes().name, shape_of(primes()), facts);
     CHECK(r.verdict == Verdict::WA);
     CHECK(r.detail.rfind("output of timed call 7 (fresh inputs, as every call gets): ", 0) == 0);
     CHECK(test::contains(r.detail, judge_timed_call(failed.check, Precision::FP32, 131, 127LL * 137).detail));
 
     // A call the referee stopped at whose figures pass: the two sides disagree, the judge's fault.
     facts.reported.facts.failed_timed_call->check = TimedCallCheck{};
-    CHECK(decide_case(primes(), facts).verdict == Verdict::JE);
+    CHECK(decide_case(primes().name, shape_of(primes()), facts).verdict == Verdict::JE);
 }
 
 TEST_CASE("the referee's own endings: the solution's failure is RE in its words, the referee's JE") {
     CaseFacts failed;
     failed.reported.facts.ending = RefereeEnding::SolutionFailed;
     failed.reported.facts.why = "a CUDA error in solve(): an illegal memory access";
-    CHECK(decide_case(primes(), failed).verdict == Verdict::RE);
-    CHECK(decide_case(primes(), failed).detail == "a CUDA error in solve(): an illegal memory access");
+    CHECK(decide_case(primes().name, shape_of(primes()), failed).verdict == Verdict::RE);
+    CHECK(decide_case(primes().name, shape_of(primes()), failed).detail == "a CUDA error in solve(): an illegal memory access");
     CaseFacts broke;
     broke.reported.facts.ending = RefereeEnding::JudgeFailed;
     broke.reported.facts.why = "the judge failed on this case: out of memory";
-    CHECK(decide_case(primes(), broke).verdict == Verdict::JE);
+    CHECK(decide_case(primes().name, shape_of(primes()), broke).verdict == Verdict::JE);
     CaseFacts unchecked; // completed, yet no check: never AC
     unchecked.reported.facts.ending = RefereeEnding::Completed;
-    CHECK(decide_case(primes(), unchecked).verdict == Verdict::JE);
+    CHECK(decide_case(primes().name, shape_of(primes()), unchecked).verdict == Verdict::JE);
 }
 
 TEST_CASE("a blocked attempt is never AC or WA, and is named before any other detail") {
@@ -129,13 +129,13 @@ TEST_CASE("a blocked attempt is never AC or WA, and is named before any other de
         CaseFacts facts;
         facts.reported = completed(v == Verdict::AC ? OutputCheck{} : unwritten_elements(1, 100));
         facts.attempts = "tried to open a network socket (blocked)";
-        const CaseResult r = decide_case(primes(), facts);
+        const CaseResult r = decide_case(primes().name, shape_of(primes()), facts);
         CHECK(r.verdict == Verdict::RE);
         CHECK(r.detail.rfind("tried to open a network socket (blocked)", 0) == 0);
     }
     CaseFacts overran = ended_early(CaseEnding::CallOverran, "call 1 ran past the time limit");
     overran.attempts = "tried to open a network socket (blocked)";
-    CHECK(decide_case(primes(), overran).verdict == Verdict::TLE);
+    CHECK(decide_case(primes().name, shape_of(primes()), overran).verdict == Verdict::TLE);
 }
 
 TEST_CASE("a lost runner is described by the judge, and an impossible time is JE without figures") {
@@ -143,13 +143,13 @@ TEST_CASE("a lost runner is described by the judge, and an impossible time is JE
     lost.reported.facts.ending = RefereeEnding::SolutionFailed;
     lost.reported.runner_lost = true;
     lost.runner_end = "the solution's process was killed by SIGSEGV during call 2 of solve()";
-    CHECK(decide_case(primes(), lost).verdict == Verdict::RE);
-    CHECK(decide_case(primes(), lost).detail == lost.runner_end);
+    CHECK(decide_case(primes().name, shape_of(primes()), lost).verdict == Verdict::RE);
+    CHECK(decide_case(primes().name, shape_of(primes()), lost).detail == lost.runner_end);
 
     CaseFacts fast;
     fast.reported = completed();
     fast.impossible_timing = "faster than the GPU's dense tensor-core peak";
-    const CaseResult r = decide_case(primes(), fast);
+    const CaseResult r = decide_case(primes().name, shape_of(primes()), fast);
     CHECK(r.verdict == Verdict::JE);
     CHECK(r.detail == "faster than the GPU's dense tensor-core peak");
     CHECK_FALSE(r.timing);
@@ -157,7 +157,7 @@ TEST_CASE("a lost runner is described by the judge, and an impossible time is JE
 }
 
 TEST_CASE("under --sanitize a finding is RE with its line, and a clean run counts only when worse") {
-    CaseResult so_far = decide_case(primes(), CaseFacts{CaseEnding::Reported, completed(), "", "", {}, ""});
+    CaseResult so_far = decide_case(primes().name, shape_of(primes()), CaseFacts{CaseEnding::Reported, completed(), "", "", {}, ""});
     add_sanitizer_run(so_far, "memcheck", reported(Verdict::AC), std::nullopt);
     CHECK(so_far.verdict == Verdict::AC);
     CaseResult tle = reported(Verdict::TLE);

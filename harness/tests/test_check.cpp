@@ -3,10 +3,10 @@
 // where.
 #include <doctest/doctest.h>
 
-#include "core/check.hpp"
-#include "core/reference.hpp"
-#include "core/rng.hpp"
-#include "core/testcase.hpp"
+#include "verification/check.hpp"
+#include "verification/reference.hpp"
+#include "common/rng.hpp"
+#include "testcases/testcase.hpp"
 #include "test_support.hpp"
 
 #include <cmath>

@@ -1,11 +1,11 @@
 // The command line of ./judge and the --case selector.
 #include <doctest/doctest.h>
 
-#include "core/terminal_text.hpp"
-#include "core/testcase.hpp"
-#include "judge/options/cli.hpp"
-#include "judge/options/help_format.hpp"
-#include "judge/options/usage_errors.hpp"
+#include "common/terminal_text.hpp"
+#include "testcases/testcase.hpp"
+#include "command_line/options/cli.hpp"
+#include "command_line/options/help_format.hpp"
+#include "command_line/options/usage_errors.hpp"
 #include "test_support.hpp"
 
 #include <cstdlib>
@@ -63,9 +63,9 @@ TEST_CASE("a bare solution gets every default") {
     CHECK(o.arch.empty());
     CHECK(o.json_path.empty());
     CHECK_FALSE(o.cache_dir.empty());
-    CHECK(o.baseline == "perf");
-    CHECK(o.time_budget_s == 0.3);
-    CHECK_FALSE(o.time_budget_given);
+    CHECK(o.case_run.baseline == "perf");
+    CHECK(o.case_run.time_budget_s == 0.3);
+    CHECK_FALSE(o.case_run.time_budget_given);
     CHECK(o.compile_timeout_s == 120);
     CHECK(o.compile_memory_gib == 8);
     CHECK_FALSE(o.show_output);
@@ -94,9 +94,9 @@ TEST_CASE("every option lands in its field") {
     CHECK(o.testcases_dir == testcases);
     CHECK(o.arch == "sm_90");
     CHECK(o.json_path == "out.json");
-    CHECK(o.time_budget_s == 1.5);
-    CHECK(o.time_budget_given);
-    CHECK(o.baseline == "all");
+    CHECK(o.case_run.time_budget_s == 1.5);
+    CHECK(o.case_run.time_budget_given);
+    CHECK(o.case_run.baseline == "all");
     CHECK(o.show_output);
     CHECK(o.nvcc == "/bin/sh");
     CHECK(o.cache_dir == "/tmp/cache");
@@ -119,7 +119,7 @@ TEST_CASE("a baseline other than perf, all or none is a usage error") {
 TEST_CASE("--baseline none is accepted") {
     const auto p = parse({solution, "--baseline", "none"});
     REQUIRE(std::holds_alternative<JudgeOptions>(p.result));
-    CHECK(std::get<JudgeOptions>(p.result).baseline == "none");
+    CHECK(std::get<JudgeOptions>(p.result).case_run.baseline == "none");
 }
 
 TEST_CASE("--help prints the usage and returns 0") {

@@ -3,12 +3,12 @@
 // rounds rule of rank and compare, the ncu CSV reader of --profile, and JUnit output.
 #include <doctest/doctest.h>
 
-#include "judge/history/history.hpp"
-#include "judge/history/history_reporter.hpp"
-#include "judge/modes/ranked_set.hpp"
-#include "judge/os/process.hpp"
-#include "judge/report/reporter.hpp"
-#include "judge/run/profile.hpp"
+#include "command_line/history/history.hpp"
+#include "command_line/history/history_reporter.hpp"
+#include "command_line/modes/ranked_set.hpp"
+#include "judging/os/process.hpp"
+#include "command_line/reporters/reporter.hpp"
+#include "command_line/modes/profile.hpp"
 #include "test_support.hpp"
 
 #include <nlohmann/json.hpp>
@@ -162,7 +162,7 @@ TEST_CASE("compare --plot without matplotlib, where it cannot be installed: exit
     // A checkout whose plot.py never finds matplotlib, for a user who is not root.
     for (const std::string script : {"build.sh", "ensure-matplotlib.sh"})
         folder.write("checkout/scripts/lib/" + script, bytes_of(std::string(GEMM_SOURCE_DIR) + "/scripts/lib/" + script));
-    folder.write("checkout/harness/judge/report/plot.py", "import sys\nsys.exit(3)\n");
+    folder.write("checkout/harness/command_line/reporters/plot.py", "import sys\nsys.exit(3)\n");
     const auto id = folder.write("bin/id", "#!/bin/sh\necho 1000\n");
     std::filesystem::permissions(id, std::filesystem::perms::owner_all);
     const auto slow = folder.write("slow.json", report_with(17.0, 1));

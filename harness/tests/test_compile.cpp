@@ -1,13 +1,13 @@
 // nvcc → shared library, the compile cache and CE. The argument and key tests need nothing;
 // the compile tests need nvcc, not a GPU (skipped without nvcc).
-#include "core/errors.hpp"
-#include "judge/compile/compile.hpp"
-#include "judge/compile/compile_cache.hpp"
-#include "judge/compile/content_hash.hpp"
-#include "judge/compile/dependency_file.hpp"
-#include "judge/compile/gpu_target.hpp"
-#include "judge/options/folder_settings.hpp"
-#include "judge/os/process.hpp"
+#include "common/errors.hpp"
+#include "judging/compile/compile.hpp"
+#include "judging/compile/compile_cache.hpp"
+#include "judging/compile/content_hash.hpp"
+#include "judging/compile/dependency_file.hpp"
+#include "judging/compile/gpu_target.hpp"
+#include "command_line/options/folder_settings.hpp"
+#include "judging/os/process.hpp"
 #include "test_support.hpp"
 
 #include <algorithm>

@@ -5,11 +5,11 @@
 // no network socket; a full disk is a setup error; nothing half-written stays in the cache.
 // Fake nvcc scripts (in a toolkit folder of their own, as a real nvcc is) do each of these
 // things; the real nvcc, where there is one, gets `#include "/dev/zero"`.
-#include "core/errors.hpp"
-#include "core/text.hpp"
-#include "judge/compile/compile.hpp"
-#include "judge/compile/compile_cache.hpp"
-#include "judge/os/process.hpp"
+#include "common/errors.hpp"
+#include "common/text.hpp"
+#include "judging/compile/compile.hpp"
+#include "judging/compile/compile_cache.hpp"
+#include "judging/os/process.hpp"
 #include "sandbox/landlock.hpp"
 #include "test_support.hpp"
 

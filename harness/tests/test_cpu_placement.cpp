@@ -1,10 +1,10 @@
-// Which CPUs the referee and the runners are pinned to (judge/os/cpu_placement.hpp): the
+// Which CPUs the referee and the runners are pinned to (judging/os/cpu_placement.hpp): the
 // rule on made-up CPUs, the lock files that keep two judges apart, and a child that is
 // started pinned and runs nowhere else.
 #include <doctest/doctest.h>
 
-#include "judge/os/child_process.hpp"
-#include "judge/os/cpu_placement.hpp"
+#include "judging/os/child_process.hpp"
+#include "judging/os/cpu_placement.hpp"
 
 #include <fcntl.h>
 #include <filesystem>

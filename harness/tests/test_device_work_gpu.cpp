@@ -1,10 +1,10 @@
 // The judge's GPU work agrees with its CPU oracles: the generator bit for bit, the
 // full output check figure for figure, the projected check row for row.
-#include "core/check.hpp"
-#include "core/reference.hpp"
-#include "core/rng.hpp"
-#include "core/timed_check.hpp"
-#include "judge/os/gpu_turn.hpp"
+#include "verification/check.hpp"
+#include "verification/reference.hpp"
+#include "common/rng.hpp"
+#include "verification/timed_check.hpp"
+#include "judging/os/gpu_turn.hpp"
 #include "referee/device_check.hpp"
 #include "referee/integrity_check.hpp"
 #include "referee/device_info.hpp"
@@ -22,7 +22,7 @@ using namespace gemm;
 namespace {
 
 // The GPU is taken in turn with the judges that other tests start at the same time
-// (judge/os/gpu_turn.hpp), before it is probed.
+// (judging/os/gpu_turn.hpp), before it is probed.
 bool skip_without_gpu() {
     GpuTurn::for_this_judge();
     if (probe_device().present) return false;
@@ -159,7 +159,7 @@ TEST_CASE("the integrity check finds a changed input float and a write into any 
 }
 
 // The referee tells another program's kernels from the solution's by the PIDs NVML lists
-// (core/gpu_sharing.hpp): they must be this PID namespace's, or it can name nobody.
+// (measurement/gpu_sharing.hpp): they must be this PID namespace's, or it can name nobody.
 TEST_CASE("NVML lists this process once it holds a CUDA context, by the PID this namespace knows") {
     if (skip_without_gpu()) return;
     cuda_check(cudaFree(nullptr), "context");

@@ -1,5 +1,5 @@
 // The map of bad elements and the pattern in words, from synthetic bad-element sets.
-#include "core/diagnosis.hpp"
+#include "verification/diagnosis.hpp"
 #include "test_support.hpp"
 
 #include <doctest/doctest.h>

@@ -1,6 +1,6 @@
-// The empty call's rule (core/empty_call.hpp) on synthetic figures: the smaller cost is
+// The empty call's rule (measurement/offset_rule.hpp) on synthetic figures: the smaller cost is
 // taken off, a busy host passes, a kernel left running does not, one slow try is noise.
-#include "core/empty_call.hpp"
+#include "measurement/offset_rule.hpp"
 
 #include <doctest/doctest.h>
 
@@ -67,7 +67,7 @@ TEST_CASE("a noisy empty call widens the tolerance with its spread") {
     CHECK(busy_gpu_tolerance_ms(costing(0.3, 0.2)) == doctest::Approx(2.0));
 }
 
-// The stand-in (core/empty_call.hpp): figures from the H200, where an empty call cost 0.35 ms
+// The stand-in (measurement/offset_rule.hpp): figures from the H200, where an empty call cost 0.35 ms
 // and a kernel busy 1 / 3 / 10 / 20 ms cost 27 / 59 / 131 / 200 µs more beyond its own work.
 TEST_CASE("a run's stand-in is as long as the run less the empty call, never negative") {
     CHECK(stand_in_length_ms(3.40, costing(0.45)) == doctest::Approx(2.95));
@@ -109,7 +109,7 @@ TEST_CASE("a stand-in slowed past what its length explains is capped, and says s
     CHECK(stand_in_excess_cap_ms(20.0) == doctest::Approx(0.43)); // above the 0.26 ms the H200 showed
 }
 
-// Several kinds of stand-in (core/stand_in_kind.hpp): on the H200 the path's cost for
+// Several kinds of stand-in (measurement/stand_in_kind.hpp): on the H200 the path's cost for
 // 0.2–1.4 ms calls differed by 10–30 µs between kinds of work of the same length.
 TEST_CASE("short runs are stood in for by every kind, long ones by the light kind alone") {
     CHECK(stand_in_kinds(0.2).size() == every_stand_in_kind.size());

@@ -3,8 +3,8 @@
 // runner's figure is compared and reported but never becomes the time.
 #include <doctest/doctest.h>
 
-#include "core/events_cross_check.hpp"
-#include "core/sampling.hpp"
+#include "measurement/events_cross_check.hpp"
+#include "measurement/sampling.hpp"
 
 using namespace gemm;
 

@@ -1,8 +1,8 @@
-// Fail fast (judge/run/session.hpp): a solution that crashes or hangs on every case is judged
+// Fail fast (command_line/modes/session.hpp): a solution that crashes or hangs on every case is judged
 // in seconds. After fail_fast_limit cases end in RE or TLE the rest are not run, and said to
 // be; --keep-going runs every case; a WA never stops a run. Driven through the session's own
 // loop over the stand-in referee and runners (test_supervisor.cpp), on the CPU.
-#include "judge/run/session.hpp"
+#include "command_line/modes/session.hpp"
 #include "test_support.hpp"
 
 #include <doctest/doctest.h>
@@ -51,7 +51,7 @@ Judged judge_stand_in(const std::string &behaviour, int count, bool keep_going) 
     TempFolder folder{"gemm-fail-fast"};
     JudgeOptions options;
     options.keep_going = keep_going;
-    options.shrink = false;
+    options.case_run.shrink = false;
     Reporters reporters;
     auto owned = std::make_unique<Recorder>();
     Recorder &recorder = *owned;

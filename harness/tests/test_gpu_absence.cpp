@@ -1,6 +1,6 @@
 // Why there is no GPU, in words that say what to check, for each way a machine lacks one.
-#include "core/terminal_text.hpp"
-#include "judge/os/gpu_absence.hpp"
+#include "common/terminal_text.hpp"
+#include "judging/os/gpu_absence.hpp"
 #include "test_support.hpp"
 
 #include <sstream>

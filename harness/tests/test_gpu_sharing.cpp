@@ -1,9 +1,9 @@
-// Who else runs on the GPU when it was kept busy (core/gpu_sharing.hpp): the judge's and
+// Who else runs on the GPU when it was kept busy (measurement/gpu_sharing.hpp): the judge's and
 // the solution's processes are told apart from everyone else's by process group, and a
 // list that does not hold the judge's own process names nobody.
 #include <doctest/doctest.h>
 
-#include "core/gpu_sharing.hpp"
+#include "measurement/gpu_sharing.hpp"
 
 #include <csignal>
 #include <sys/prctl.h>

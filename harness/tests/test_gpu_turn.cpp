@@ -1,9 +1,9 @@
-// The judges' turns on the GPU (judge/os/gpu_turn.hpp): a second judge waits for the
+// The judges' turns on the GPU (judging/os/gpu_turn.hpp): a second judge waits for the
 // first, says whom it waits for, and takes the turn the moment the first ends, even by
 // SIGKILL; a turn nobody holds costs nothing; a lock file that cannot be opened is said.
 #include <doctest/doctest.h>
 
-#include "judge/os/gpu_turn.hpp"
+#include "judging/os/gpu_turn.hpp"
 #include "test_support.hpp"
 
 #include <csignal>

@@ -5,7 +5,7 @@
 // itself (integrity_check, rows no attempt owns), not only through History.
 #include <doctest/doctest.h>
 
-#include "judge/history/history.hpp"
+#include "command_line/history/history.hpp"
 #include "test_support.hpp"
 
 #include <sqlite3.h>

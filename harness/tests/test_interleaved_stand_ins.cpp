@@ -1,6 +1,6 @@
-// Stand-ins between a run's calls (core/interleaved_stand_ins.hpp) on synthetic figures:
+// Stand-ins between a run's calls (measurement/interleaved_stand_ins.hpp) on synthetic figures:
 // when one is due, how long and of which kind, and when there are too few to use.
-#include "core/interleaved_stand_ins.hpp"
+#include "measurement/interleaved_stand_ins.hpp"
 
 #include <doctest/doctest.h>
 

@@ -1,8 +1,8 @@
 // Ctrl-C and SIGTERM: the judge ends by the signal, nvcc and every worker end with it (their
 // children too), and no half-written file is left in the compile cache.
-#include "core/text.hpp"
-#include "judge/os/interrupt.hpp"
-#include "judge/run/supervisor.hpp"
+#include "common/text.hpp"
+#include "judging/os/interrupt.hpp"
+#include "judging/supervisor.hpp"
 #include "test_support.hpp"
 
 #include <csignal>

@@ -1,9 +1,9 @@
 // ./judge at its edges, end to end, without a GPU: whose fault each exit status says, bad
 // and invisible input in testcase files, the compile cache seen from the command line, and
 // the checkout's own suite. With a GPU the solutions here are judged on one sample case.
-#include "core/terminal_text.hpp"
-#include "judge/compile/compile.hpp"
-#include "judge/os/process.hpp"
+#include "common/terminal_text.hpp"
+#include "judging/compile/compile.hpp"
+#include "judging/os/process.hpp"
 #include "test_support.hpp"
 
 #include <algorithm>

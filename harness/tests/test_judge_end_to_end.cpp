@@ -3,7 +3,7 @@
 // print "[skipped: no GPU]" without one, which CTest counts as skipped.
 #include "channel/protocol.hpp"
 #include "test_support.hpp"
-#include "judge/os/process.hpp"
+#include "judging/os/process.hpp"
 
 #include <cmath>
 #include <csignal>
@@ -174,7 +174,7 @@ std::vector<std::string> judge_arguments(const Expectation &e) {
     std::istringstream flags(e.flags);
     for (std::string f; flags >> f;) args.push_back(f);
     // The judge keeps no history of these runs: a history it could not read it would move
-    // aside (judge/history/history.cpp), and the decoy must be changed by nobody.
+    // aside (command_line/history/history.cpp), and the decoy must be changed by nobody.
     if (e.decoys) args.push_back("--no-history");
     return args;
 }
@@ -313,7 +313,7 @@ TEST_CASE("a short run's stand-ins in the solution's process are reported beside
 
 // Two judges at once would each time the other's work, and the empty call measured after
 // a short case's calls then read the other judge's kernels as work the solution left
-// running (an honest 1×1×1 case was RE so). They take turns (judge/os/gpu_turn.hpp).
+// running (an honest 1×1×1 case was RE so). They take turns (judging/os/gpu_turn.hpp).
 TEST_CASE("two judges started together on one GPU take turns: both AC, and the one that waited says so") {
     REQUIRE_GPU();
     const fs::path dir = artifacts_dir();
@@ -361,7 +361,7 @@ pid_t start_with_output(const std::vector<std::string> &argv, const fs::path &ou
 // Another process's kernels on the GPU cost the judge's empty call after a case's calls
 // what work left running by the solution would. A process that is neither the judge's nor
 // in the solution's process group is named, and the case is the judge's JE, not the RE of
-// an honest solution (core/gpu_sharing.hpp).
+// an honest solution (measurement/gpu_sharing.hpp).
 TEST_CASE("another program's kernels on the GPU during a case are the judge's JE naming it, never the solution's RE") {
     REQUIRE_GPU();
     const fs::path dir = artifacts_dir() / "gpu-sharing";

@@ -1,6 +1,6 @@
-// core/memory_blame: whose fault an allocation the referee could not make is, from who holds
+// verification/memory_blame: whose fault an allocation the referee could not make is, from who holds
 // the GPU's memory (NVML's list and /proc, here stood in for).
-#include "core/memory_blame.hpp"
+#include "verification/memory_blame.hpp"
 
 #include <doctest/doctest.h>
 

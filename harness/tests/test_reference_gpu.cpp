@@ -1,8 +1,8 @@
 // The two FP64 references agree: the CPU one for small cases and cuBLAS DGEMM for
 // large ones must be interchangeable, or a case's verdict would depend on its size.
-#include "core/reference.hpp"
-#include "core/rng.hpp"
-#include "judge/os/gpu_turn.hpp"
+#include "verification/reference.hpp"
+#include "common/rng.hpp"
+#include "judging/os/gpu_turn.hpp"
 #include "referee/device_info.hpp"
 #include "referee/reference_cublas.hpp"
 
@@ -13,7 +13,7 @@
 using namespace gemm;
 
 TEST_CASE("the CPU and cuBLAS FP64 references agree to FP64 rounding") {
-    GpuTurn::for_this_judge(); // in turn with the judges other tests start (judge/os/gpu_turn.hpp)
+    GpuTurn::for_this_judge(); // in turn with the judges other tests start (judging/os/gpu_turn.hpp)
     if (!probe_device().present) {
         std::printf("[skipped: no GPU]\n");
         return;

@@ -1,8 +1,8 @@
 // What the user reads: rows, the summary line, durations and the JSON report.
 #include <doctest/doctest.h>
 
-#include "core/terminal_text.hpp"
-#include "judge/report/report.hpp"
+#include "common/terminal_text.hpp"
+#include "command_line/reporters/report.hpp"
 
 #include <cmath>
 #include <string>

@@ -3,7 +3,7 @@
 // never by the code under test.
 #include <doctest/doctest.h>
 
-#include "core/rng.hpp"
+#include "common/rng.hpp"
 
 #include <algorithm>
 #include <cmath>

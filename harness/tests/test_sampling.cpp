@@ -2,8 +2,8 @@
 // maximum, throttled samples discarded, and the empty call's cost taken off.
 #include <doctest/doctest.h>
 
-#include "core/plausibility.hpp"
-#include "core/sampling.hpp"
+#include "verification/plausibility.hpp"
+#include "measurement/sampling.hpp"
 
 using namespace gemm;
 

@@ -1,5 +1,5 @@
 // Turning compute-sanitizer reports into one finding with the solution's source line.
-#include "judge/run/sanitizer.hpp"
+#include "judging/sanitizer.hpp"
 
 #include <doctest/doctest.h>
 

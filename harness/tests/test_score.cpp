@@ -2,7 +2,7 @@
 // formula, and which runs get a score at all.
 #include <doctest/doctest.h>
 
-#include "core/score.hpp"
+#include "verification/run_score.hpp"
 
 #include <cmath>
 #include <stdexcept>
@@ -135,7 +135,7 @@ TEST_CASE("no percentage of peak when no clock is known") {
 TEST_CASE("no score for a run with a failed case or without a timed case") {
     CHECK_FALSE(score_of({timed_case("a", 256, 1.0, 0.5), untimed_case("b", Verdict::WA)}, h200()));
     CHECK_FALSE(score_of({untimed_case("a", Verdict::AC)}, h200()));
-    CHECK_FALSE(score_of({}, h200()));
+    CHECK_FALSE(score_of(std::vector<CaseResult>{}, h200()));
 }
 
 TEST_CASE("a judge run's score is over the cases timed against cuBLAS only, in cuBLAS time / yours, or none") {

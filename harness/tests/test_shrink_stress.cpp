@@ -1,7 +1,7 @@
 // Shrinking and the stress driver against synthetic failures: predicates stand in
 // for a judged solution.
-#include "judge/run/shrink.hpp"
-#include "judge/run/stress.hpp"
+#include "judging/shrink.hpp"
+#include "judging/stress.hpp"
 
 #include <doctest/doctest.h>
 

@@ -5,9 +5,9 @@
 // a 2% change is missed, one round off by 4.3%), and the decision from both.
 #include <doctest/doctest.h>
 
-#include "core/rng.hpp"
-#include "core/significance.hpp"
-#include "core/stats.hpp"
+#include "common/rng.hpp"
+#include "measurement/significance.hpp"
+#include "measurement/stats.hpp"
 
 #include <algorithm>
 #include <cmath>

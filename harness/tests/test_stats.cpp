@@ -2,7 +2,7 @@
 // closest ranks (numpy's default "linear" method, R's type 7).
 #include <doctest/doctest.h>
 
-#include "core/stats.hpp"
+#include "measurement/stats.hpp"
 
 #include <vector>
 

@@ -3,7 +3,7 @@
 // real protocol loop and the real confinement, misbehaving on purpose
 // (stand_in_runner.cpp). Every misbehaviour costs only the case it happened on, and no
 // verdict depends on what the solution's process says.
-#include "judge/run/supervisor.hpp"
+#include "judging/supervisor.hpp"
 #include "test_support.hpp"
 
 #include <doctest/doctest.h>

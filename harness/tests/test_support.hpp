@@ -1,8 +1,8 @@
 // Helpers shared by the suites that work with files and child processes.
 #pragma once
 
-#include "core/gpu_sharing.hpp"
-#include "judge/os/process.hpp"
+#include "measurement/gpu_sharing.hpp"
+#include "judging/os/process.hpp"
 
 #include <chrono>
 #include <cstdio>

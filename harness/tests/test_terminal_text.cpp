@@ -1,7 +1,7 @@
 // Text from outside shown on a terminal: control bytes and invisible characters escaped,
 // printable UTF-8 kept; made valid UTF-8 for JSON and XML; laid out by display width.
-#include "core/terminal_text.hpp"
-#include "core/text.hpp"
+#include "common/terminal_text.hpp"
+#include "common/text.hpp"
 
 #include <doctest/doctest.h>
 

@@ -2,7 +2,7 @@
 // and loading the shipped suite.
 #include <doctest/doctest.h>
 
-#include "core/testcase.hpp"
+#include "testcases/testcase.hpp"
 #include "test_support.hpp"
 
 #include <algorithm>

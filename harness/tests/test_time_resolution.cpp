@@ -1,5 +1,5 @@
-// core/time_resolution: how finely one run can tell a time, on synthetic runs.
-#include "core/time_resolution.hpp"
+// measurement/time_resolution: how finely one run can tell a time, on synthetic runs.
+#include "measurement/time_resolution.hpp"
 
 #include <doctest/doctest.h>
 

@@ -3,9 +3,9 @@
 // and rejects a replayed, a scaled-replayed, a stale and a half-written output.
 #include <doctest/doctest.h>
 
-#include "core/reference.hpp"
-#include "core/rng.hpp"
-#include "core/timed_check.hpp"
+#include "verification/reference.hpp"
+#include "common/rng.hpp"
+#include "verification/timed_check.hpp"
 #include "test_support.hpp"
 
 #include <cmath>

@@ -128,8 +128,8 @@ failed() {
 }
 
 # What a line of the build tool says was done, in a few words: ninja's and make's
-# "Building CXX object harness/core/CMakeFiles/gemm_core.dir/rng.cpp.o" is harness/core/rng.cpp,
-# ".../gemm_core.dir/Unity/unity_0_cxx.cxx.o" is gemm_core's sources, unity file 1, and
+# "Building CXX object harness/common/CMakeFiles/gemm_common.dir/rng.cpp.o" is harness/common/rng.cpp,
+# ".../gemm_common.dir/Unity/unity_0_cxx.cxx.o" is gemm_common's sources, unity file 1, and
 # "Linking CXX executable bin/gemm-judge" is linking bin/gemm-judge.
 step_done() {
     local what="$1"

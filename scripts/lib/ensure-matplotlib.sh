@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # scripts/lib/ensure-matplotlib.sh PLOT_PY — run by the judge before a run with --plot
-# (judge/report/plot_call.cpp): matplotlib is not part of the first build, so the first
+# (command_line/reporters/plot_call.cpp): matplotlib is not part of the first build, so the first
 # --plot finds it missing. As root with apt it installs python3-matplotlib in one line
 # (apt's output only if that fails: exit 5); otherwise it names the command (exit 7).
 # Exit 0 when plot.py (PLOT_PY --check) finds matplotlib.

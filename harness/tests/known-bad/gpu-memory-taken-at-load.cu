@@ -3,7 +3,7 @@
 // detail: the solution's process holds
 // A constructor takes all the GPU memory it can get, before the judge has allocated a case's
 // inputs: the referee's allocation fails. That is the solution's doing, named with the
-// figures (core/memory_blame.hpp), never the judge's JE.
+// figures (verification/memory_blame.hpp), never the judge's JE.
 #include "naive_kernel.cuh"
 
 #include <vector>

@@ -1,0 +1,405 @@
+#include "common/errors.hpp"
+#include "measurement/sampling.hpp"
+#include "measurement/significance.hpp"
+#include "measurement/stats.hpp"
+#include "common/terminal_text.hpp"
+#include "common/text.hpp"
+#include "command_line/history/history.hpp"
+#include "command_line/modes/rank_mode.hpp"
+#include "command_line/modes/ranked_set.hpp"
+#include "command_line/reporters/plot_call.hpp"
+#include "judging/case_policy.hpp"
+#include "command_line/modes/session.hpp"
+
+#include <algorithm>
+#include <array>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <functional>
+#include <iostream>
+#include <map>
+
+namespace gemm {
+
+namespace {
+
+constexpr double compare_round_budget_s = 0.1;
+constexpr int compare_round_calls = 20;
+
+// One side's timing of one shape: its calls round by round (a live compare's rounds, a rank
+// report's, or a judge report's one).
+struct SideTiming {
+    int M = 0, N = 0, K = 0;
+    Rounds rounds_ms;
+    // The same calls as the clock measured them, before the side's own measured cost of the
+    // path was taken off, and those costs (one a round, or the report's one).
+    Rounds raw_rounds_ms;
+    std::vector<double> offsets_ms;
+    bool has_raw() const {
+        return !raw_rounds_ms.empty() && raw_rounds_ms.size() == rounds_ms.size() && !offsets_ms.empty();
+    }
+    static std::vector<double> pooled(const Rounds &rounds) {
+        std::vector<double> all;
+        for (const auto &round : rounds) all.insert(all.end(), round.begin(), round.end());
+        return all;
+    }
+    std::vector<double> pooled() const { return pooled(rounds_ms); }
+};
+using Timings = std::map<std::string, SideTiming>; // by case name
+
+// "#12" → 12, the attempt's id; a UsageError naming the argument otherwise.
+long long attempt_id(const std::string &side) {
+    const std::string digits = side.substr(1);
+    if (digits.empty() || digits.size() > 18 || digits.find_first_not_of("0123456789") != std::string::npos)
+        throw UsageError(side + ": a history attempt is # and its id, e.g. #12 (./judge history lists them)");
+    return std::stoll(digits);
+}
+
+// A case's samples split back into the rounds a rank report's row names, else one round.
+Rounds rounds_of(const std::vector<double> &samples, const nlohmann::json *sizes) {
+    if (!sizes || !sizes->is_array()) return {samples};
+    Rounds rounds;
+    std::size_t start = 0;
+    for (const auto &size : *sizes) {
+        if (!size.is_number_unsigned()) return {samples};
+        const std::size_t n = size.get<std::size_t>();
+        if (start + n > samples.size()) return {samples};
+        rounds.emplace_back(samples.begin() + std::ptrdiff_t(start), samples.begin() + std::ptrdiff_t(start + n));
+        start += n;
+    }
+    return start == samples.size() ? rounds : Rounds{samples};
+}
+
+// A --json report of a judge or rank run, or a history attempt (#ID, whose report it keeps).
+Timings timings_of_report(const std::string &side, const JudgeOptions &o) {
+    nlohmann::json report;
+    if (side.rfind('#', 0) == 0) {
+        const long long id = attempt_id(side);
+        const auto attempt = History::open(o.history_path.empty() ? default_history_path() : o.history_path,
+                                           o.history_path.empty() ? HistoryPlace::default_place : HistoryPlace::named)
+                                 .attempt(id);
+        if (!attempt) throw UsageError(side + ": no such attempt in the history");
+        report = nlohmann::json::parse(attempt->report_json);
+    } else {
+        std::ifstream in(side);
+        report = nlohmann::json::parse(in, nullptr, false);
+        if (report.is_discarded() || !report.contains("cases")) throw UsageError(side + ": not a judge JSON report");
+    }
+    std::map<std::string, const nlohmann::json *> round_sizes;
+    if (report.contains("rank") && report["rank"].contains("rows"))
+        for (const auto &row : report["rank"]["rows"])
+            if (row.contains("round_sizes") && row.contains("name") && row["name"].is_string())
+                round_sizes[row["name"].get<std::string>()] = &row["round_sizes"];
+    Timings timings;
+    for (const auto &c : report["cases"]) {
+        if (c["timing"].is_null() || !c["timing"].contains("samples_ms")) continue;
+        const auto samples = c["timing"]["samples_ms"].get<std::vector<double>>();
+        if (samples.empty()) continue;
+        const std::string name = c["name"].get<std::string>();
+        const auto sizes = round_sizes.find(name);
+        const nlohmann::json *round_sizes_of_case = sizes == round_sizes.end() ? nullptr : sizes->second;
+        SideTiming t;
+        t.M = c["M"];
+        t.N = c["N"];
+        t.K = c["K"];
+        t.rounds_ms = rounds_of(samples, round_sizes_of_case);
+        const auto &timing = c["timing"];
+        if (timing.contains("raw_samples_ms") && timing.contains("empty_call") && timing["empty_call"].is_object()) {
+            const auto raw = timing["raw_samples_ms"].get<std::vector<double>>();
+            if (raw.size() == samples.size()) {
+                t.raw_rounds_ms = rounds_of(raw, round_sizes_of_case);
+                t.offsets_ms = {timing["empty_call"].value("median_ms", 0.0)};
+            }
+        }
+        timings[name] = std::move(t);
+    }
+    return timings;
+}
+
+// A side's timings as the JSON report keeps them, round by round, for a later analysis.
+nlohmann::json side_json(const SideTiming &t) {
+    return {{"rounds_ms", t.rounds_ms}, {"raw_rounds_ms", t.raw_rounds_ms}, {"offsets_ms", t.offsets_ms}};
+}
+
+struct ShapeComparison {
+    std::string name;
+    int M, N, K;
+    double old_ms, new_ms, p_value;
+    RatioInterval speedup; // median(old) / median(new), with its interval
+    bool significant;
+    bool on_raw_times = false; // tested on the clock's times as measured (compare_raw)
+};
+
+// Two sides compared on the clock's own times, with one cost of the path for both taken
+// off for display: each side measures that cost itself (its referee, its empty calls and
+// stand-ins), and an error of a few µs in one side's measurement held through every round is
+// a difference no interval over rounds can see (H200: cuBLAS against itself "1.020×, new is
+// faster" at 3001×2999×3003, 1.26 ms calls). Taking one constant off both sides changes no
+// test, and the interval's ends are mapped through it.
+ShapeComparison compare_raw(const std::string &name, const SideTiming &before, const SideTiming &after,
+                            const BootstrapRule &rule) {
+    std::vector<double> offsets = before.offsets_ms;
+    offsets.insert(offsets.end(), after.offsets_ms.begin(), after.offsets_ms.end());
+    const double offset = summarize(offsets).median_ms;
+    const auto old_raw = SideTiming::pooled(before.raw_rounds_ms), new_raw = SideTiming::pooled(after.raw_rounds_ms);
+    const RankTest test = mann_whitney_u(old_raw, new_raw);
+    const RatioInterval raw = median_ratio_interval(after.raw_rounds_ms, before.raw_rounds_ms, rule);
+    const double new_ms = std::max(summarize(new_raw).median_ms - offset, shortest_call_ms);
+    const double old_ms = std::max(summarize(old_raw).median_ms - offset, shortest_call_ms);
+    // old/new raw = q  →  (q·new_raw − offset) / (new_raw − offset): increasing in q, 1 at 1.
+    const auto taken_off = [&](double q) { return std::max(q * (new_ms + offset) - offset, 0.0) / new_ms; };
+    RatioInterval speedup = raw;
+    speedup.ratio = old_ms / new_ms;
+    speedup.low = std::min(taken_off(raw.low), speedup.ratio);
+    speedup.high = std::max(taken_off(raw.high), speedup.ratio);
+    return {name, before.M, before.N, before.K, old_ms, new_ms, test.p_value, speedup,
+            significant(raw, test.p_value), true};
+}
+
+// Every shape's interval at the family-wise level of all the shapes compared: nine shapes
+// read at 99% each would call a solution against itself a change somewhere one run in
+// eleven (measured on the H200: once in 27 shape comparisons of a solution with itself).
+// `live`: the two sides were timed here, round r of each back to back, so their rounds are
+// resampled paired (measurement/significance.hpp); two reports' rounds are not.
+std::vector<ShapeComparison> compare_timings(const Timings &old_side, const Timings &new_side, bool live) {
+    std::size_t common = 0;
+    for (const auto &entry : old_side) common += new_side.count(entry.first);
+    BootstrapRule rule = family_wise_rule(common);
+    rule.paired_rounds = live;
+    std::vector<ShapeComparison> rows;
+    for (const auto &[name, before] : old_side) {
+        const auto after = new_side.find(name);
+        if (after == new_side.end()) continue;
+        if (before.has_raw() && after->second.has_raw()) {
+            rows.push_back(compare_raw(name, before, after->second, rule));
+            continue;
+        }
+        const RankTest test = mann_whitney_u(before.pooled(), after->second.pooled());
+        const RatioInterval speedup = median_ratio_interval(after->second.rounds_ms, before.rounds_ms, rule);
+        rows.push_back({name, before.M, before.N, before.K, summarize(before.pooled()).median_ms,
+                        summarize(after->second.pooled()).median_ms, test.p_value, speedup,
+                        significant(speedup, test.p_value)});
+    }
+    return rows;
+}
+
+// Holds one side's events until both sides are compiled, so that the run says a CE of
+// either side, not "no GPU" after compiling only the first.
+class HeldEvents : public Reporter {
+  public:
+    void run_started(const RunContext &run) override {
+        held_.push_back([run](Reporter &to) { to.run_started(run); });
+    }
+    void compile_failed(const RunContext &run, const std::string &message) override {
+        held_.push_back([run, message](Reporter &to) { to.compile_failed(run, message); });
+    }
+    void note(const std::string &text) override {
+        held_.push_back([text](Reporter &to) { to.note(text); });
+    }
+    void case_skipped(const TestCase &tc, const std::string &why) override {
+        held_.push_back([tc, why](Reporter &to) { to.case_skipped(tc, why); });
+    }
+    void case_finished(const CaseResult &r, const TestCase &tc, const CasePolicy &policy) override {
+        held_.push_back([r, tc, policy](Reporter &to) { to.case_finished(r, tc, policy); });
+    }
+    void finding(const std::string &key, const nlohmann::json &value, const std::string &text) override {
+        held_.push_back([key, value, text](Reporter &to) { to.finding(key, value, text); });
+    }
+    void run_finished(const RunContext &run, const std::vector<CaseResult> &results, int exit_status) override {
+        finished_ = [run, results, exit_status](Reporter &to) { to.run_finished(run, results, exit_status); };
+    }
+    // Every event; the run's end only when `with_end`, so a run is ended once.
+    void replay(Reporter &to, bool with_end) const {
+        for (const auto &event : held_) event(to);
+        if (with_end && finished_) finished_(to);
+    }
+
+  private:
+    std::vector<std::function<void(Reporter &)>> held_;
+    std::function<void(Reporter &)> finished_;
+};
+
+// A Reporters that only holds events, and the holder inside it.
+struct Held {
+    Reporters reporters;
+    HeldEvents *events;
+    Held() : events(new HeldEvents) { reporters.add(std::unique_ptr<Reporter>(events)); }
+};
+
+// Both sides are compiled and their workers started before either's outcome is told: the
+// exit status when no shape can be timed is CE when either side has one (each CE told),
+// else the first side's other status (no GPU).
+std::optional<int> prepare_both(Session &before, Session &after, Held &old_held, Held &new_held,
+                                const std::vector<TestCase> &ranked, std::unique_ptr<Supervisor> &old_worker,
+                                std::unique_ptr<Supervisor> &new_worker, Reporters &report) {
+    const auto old_status = before.prepare(ranked, old_worker);
+    const auto new_status = after.prepare(ranked, new_worker);
+    const int ce = exit_status_for(Verdict::CE);
+    const bool old_ce = old_status == ce, new_ce = new_status == ce;
+    if (old_ce || new_ce) {
+        if (old_ce) old_held.events->replay(report, !new_ce);
+        if (new_ce) new_held.events->replay(report, true);
+        return ce;
+    }
+    old_held.events->replay(report, !new_status);
+    new_held.events->replay(report, !old_status || new_status);
+    return old_status ? old_status : new_status;
+}
+
+// A compare round's policy: no cuBLAS (nothing here reads it), and unless --time-budget
+// is given, at most 20 calls in 0.1 s. What moves a shape's ratio is how far the rounds
+// disagree, not the calls within one: on the H200 (cuBLAS against itself, 4 rounds of 100
+// calls) a round's median stood within 1–3 µs, the rounds' medians 10–40 µs apart. Shorter
+// rounds buy more of them in the same --rank-budget. Its stand-ins come after a round's
+// calls, not between them: compare tests the raw times, and calls between would only
+// lengthen the rounds.
+CasePolicy round_policy(const TestCase &tc, const JudgeOptions &o) {
+    CasePolicy policy = policy_for(tc, o.case_run);
+    policy.baseline = false;
+    policy.stand_ins_between_calls = false;
+    if (!o.case_run.time_budget_given) {
+        policy.sampling.budget_s = std::min(policy.sampling.budget_s, compare_round_budget_s);
+        policy.sampling.max_samples = std::min(policy.sampling.max_samples, compare_round_calls);
+    }
+    return policy;
+}
+
+// Times both solutions shape by shape, in rounds until both are steady, the side that
+// goes first alternating from round to round.
+std::optional<int> time_live(const JudgeOptions &o, Reporters &report, Timings &old_side, Timings &new_side) {
+    const auto ranked = ranked_cases(o);
+    Held old_held, new_held;
+    Session before(o, old_held.reporters, o.solution), after(o, new_held.reporters, o.other);
+    std::unique_ptr<Supervisor> old_worker, new_worker;
+    if (const auto status = prepare_both(before, after, old_held, new_held, ranked, old_worker, new_worker, report))
+        return status;
+    report.note("compare: " + o.solution + " (old) and " + o.other + " (new), interleaved shape by shape on " +
+                before.context.device.name);
+    CaseResult failure;
+    std::string failed_side;
+    const RoundRule rule(o.spread_target, o.rank_budget_s);
+    const RoundsRun run =
+        run_rounds(ranked, rule, before.progress, "compare", [&](std::size_t i) -> std::optional<double> {
+            const TestCase &tc = ranked[i];
+            double worst_spread = 0;
+            // Old first in odd rounds, new first in even ones: whatever the side that goes
+            // second inherits (clocks, the L2, the first side's runner just stopped) falls on
+            // both sides alike and shows as rounds that disagree, not as a difference that
+            // stays through every round (on the H200, cuBLAS against itself, old always
+            // first: 0.994×, interval 0.992–0.999 at 8192×6144×4096).
+            const bool new_first = old_side[tc.name].rounds_ms.size() % 2 == 1;
+            const std::array<Timings *, 2> order = new_first ? std::array<Timings *, 2>{&new_side, &old_side}
+                                                             : std::array<Timings *, 2>{&old_side, &new_side};
+            for (auto *side : order) {
+                Supervisor &worker = side == &old_side ? *old_worker : *new_worker;
+                const CaseResult r = worker.run_case(tc, round_policy(tc, o));
+                if (r.verdict != Verdict::AC || !r.timing) {
+                    failure = r;
+                    failed_side = side == &old_side ? o.solution : o.other;
+                    return std::nullopt;
+                }
+                SideTiming &t = (*side)[tc.name];
+                t.M = tc.M;
+                t.N = tc.N;
+                t.K = tc.K;
+                t.rounds_ms.push_back(r.timing->samples_ms);
+                t.raw_rounds_ms.push_back(r.timing->raw_samples_ms);
+                t.offsets_ms.push_back(r.timing->empty_call.median_ms);
+                worst_spread = std::max(worst_spread, summarize(t.pooled()).relative_spread());
+            }
+            return worst_spread;
+        });
+    if (run.failed_case) {
+        const TestCase &tc = ranked[*run.failed_case];
+        report.case_finished(failure, tc, policy_for(tc, o.case_run));
+        report.note("compare: " + failed_side + " is not AC on " + tc.name);
+        return exit_status_for(failure.verdict);
+    }
+    return std::nullopt;
+}
+
+} // namespace
+
+int compare(const JudgeOptions &o) {
+    Reporters report = reporters_for(o);
+    const bool live = std::filesystem::path(o.solution).extension() == ".cu";
+    if (live != (std::filesystem::path(o.other).extension() == ".cu")) {
+        std::cerr << "judge: compare takes two .cu solutions, or two reports (JSON files or history #IDs)\n";
+        return exit_status::usage;
+    }
+    Timings old_side, new_side;
+    try {
+        if (live) {
+            if (const auto status = time_live(o, report, old_side, new_side)) return *status;
+        } else {
+            old_side = timings_of_report(o.solution, o);
+            new_side = timings_of_report(o.other, o);
+        }
+    } catch (const UsageError &e) {
+        std::cerr << "judge: " << e.what() << "\n";
+        return exit_status::usage;
+    } catch (const HistoryError &e) {
+        std::cerr << "judge: " << e.what() << "\n";
+        return exit_status::setup;
+    }
+    const auto rows = compare_timings(old_side, new_side, live);
+    const bool raw_compared =
+        std::any_of(rows.begin(), rows.end(), [](const ShapeComparison &r) { return r.on_raw_times; });
+    if (rows.empty()) {
+        std::cerr << "judge: the two sides have no timed case in common\n";
+        return exit_status::usage;
+    }
+    std::string text = formatted("%-28s %12s %12s %9s  ", "case", "old GFLOP/s", "new GFLOP/s", "new/old") +
+                       pad_to_width("interval", 14) + formatted("%9s  %s\n", "p-value", "verdict");
+    nlohmann::json shapes = nlohmann::json::array();
+    for (const auto &r : rows) {
+        const double flops = flop_count(r.M, r.N, r.K);
+        const char *verdict = !r.significant        ? "not significant"
+                              : r.speedup.ratio > 1 ? "new is faster"
+                                                    : "new is slower";
+        text += formatted("%-28s %12.1f %12.1f %8.3f×  ", r.name.c_str(), gflops(flops, r.old_ms),
+                          gflops(flops, r.new_ms), r.speedup.ratio) +
+                pad_to_width(formatted("%.3f–%.3f", r.speedup.low, r.speedup.high), 14) +
+                formatted("%9.2g  %s\n", r.p_value, verdict);
+        shapes.push_back({{"name", r.name},
+                          {"M", r.M},
+                          {"N", r.N},
+                          {"K", r.K},
+                          {"old_gflops", gflops(flops, r.old_ms)},
+                          {"new_gflops", gflops(flops, r.new_ms)},
+                          {"speedup", r.speedup.ratio},
+                          {"interval", {r.speedup.low, r.speedup.high}},
+                          {"p_value", r.p_value},
+                          {"significant", r.significant},
+                          {"old_side", side_json(old_side.at(r.name))},
+                          {"new_side", side_json(new_side.at(r.name))}});
+    }
+    const double level = rows.front().speedup.level;
+    text += "new/old: the old median time over the new (above 1: new is faster).\n" +
+            formatted("interval: of new/old, at 99%% for all %zu shape(s) together (%.2f%% each, Bonferroni), from a ",
+                      rows.size(), 100 * level) +
+            "bootstrap over " +
+            std::string(live ? "the rounds, paired (round r of both sides ran back to back), and calls of both sides"
+                             : "each report's rounds (a judge report has one) and calls") +
+            " (./judge compare --help).\np: two-sided Mann–Whitney U over every call's time.\nsignificant: the "
+            "interval excludes 1 and p < 0.05.";
+    if (raw_compared)
+        text += "\ntimes: the clock's, compared as measured; one cost of the path, the median of both sides' "
+                "measurements, is taken off both for the figures above, so neither side's own measurement of it "
+                "can make a difference.";
+    const nlohmann::json figures = {
+        {"kind", "compare"}, {"title", o.solution + " vs " + o.other}, {"old", o.solution}, {"new", o.other},
+        {"level", level},    {"family_level", 0.99},                   {"method", ratio_interval_method},
+        {"shapes", shapes}};
+    report.finding("compare", figures, text);
+    if (!o.plot_path.empty()) {
+        draw_plot_and_tell(report, figures, o.plot_path);
+    }
+    RunContext context;
+    context.solution = o.other;
+    report.run_finished(context, {}, exit_status::all_accepted);
+    return exit_status::all_accepted;
+}
+
+} // namespace gemm

@@ -1,0 +1,118 @@
+// ./judge: options → testcases → compile → supervisor (workers) → report.
+// The modes: the suite (or one --shape), --stress, --sanitize (command_line/modes/session.hpp), and
+// rank, compare, history, leaderboard (command_line/modes/rank_mode.hpp); case and cache commands.
+#include "testcases/case_command.hpp"
+#include "testcases/case_tools.hpp"
+#include "common/errors.hpp"
+#include "common/terminal_text.hpp"
+#include "testcases/testcase.hpp"
+#include "judging/compile/cache_command.hpp"
+#include "command_line/modes/rank_mode.hpp"
+#include "command_line/options/cli.hpp"
+#include "judging/os/interrupt.hpp"
+#include "command_line/reporters/plot_call.hpp"
+#include "command_line/modes/session.hpp"
+#include "judging/supervisor.hpp"
+#include "sandbox/identity.hpp"
+
+#include <cstdlib>
+#include <filesystem>
+#include <iostream>
+
+namespace {
+
+using namespace gemm;
+namespace fs = std::filesystem;
+
+// --list: the good cases of the suite even when another file is bad (reported after them).
+int list_cases(const JudgeOptions &o) {
+    const Suite suite = load_suite_leniently(o.testcases_dir);
+    int listed = 0;
+    for (const auto &tc : suite.cases) {
+        if (!wanted(tc, o)) continue;
+        std::cout << escape_for_terminal(tc.name) << "  " << tc.M << "×" << tc.N << "×" << tc.K << "\n";
+        ++listed;
+    }
+    std::cout << std::flush;
+    for (const auto &problem : suite.problems) std::cerr << escape_for_terminal(problem, true) << "\n";
+    if (const auto unrun = never_run_files(o.testcases_dir, o.testcases_dir); !unrun.empty())
+        std::cerr << "judge: note: " << unrun.size()
+                  << " file(s) meant as testcases never run; ./judge case validate names them\n";
+    if (!suite.problems.empty()) {
+        std::cerr << "judge: JE: " << suite.problems.size() << " testcase file(s) are invalid (listed above)\n";
+        return exit_status::judge_error;
+    }
+    if (listed == 0) {
+        std::cerr << "judge: no testcase matches --case/--category\n";
+        return exit_status::usage;
+    }
+    return 0;
+}
+
+int judge(const JudgeOptions &o) {
+    if (o.list) return list_cases(o);
+    std::vector<TestCase> cases;
+    try {
+        cases = selected_cases(o);
+    } catch (const TestcaseError &e) {
+        std::cerr << escape_for_terminal(e.what(), true)
+                  << "\njudge: JE: the testcases are invalid; nothing was judged\n";
+        return exit_status::judge_error;
+    }
+    if (cases.empty() && o.stress == 0) {
+        std::cerr << "judge: no testcase matches --case/--category (see --list)\n";
+        return exit_status::usage;
+    }
+
+    Reporters report = reporters_for(o);
+    Session session(o, report, o.solution);
+    std::unique_ptr<Supervisor> supervisor;
+    if (const auto status = session.prepare(cases, supervisor)) return *status;
+    report.run_started(session.context);
+    const std::vector<CaseResult> results = o.stress > 0 ? session.stress(*supervisor)
+                                            : o.sanitize ? session.sanitize(cases)
+                                                         : session.judge_cases(*supervisor, cases);
+    const int status = session.finish(results);
+    // The report is out: the prompt need not wait for three CUDA contexts to be torn down.
+    supervisor->stop_without_waiting();
+    return status;
+}
+
+// The suite of the checkout the judge was started from: ./judge sets GEMM_JUDGE_ROOT, since
+// the path compiled in names the checkout as it was built, before a move or a copy.
+std::string checkout_testcases_dir() {
+    const char *root = std::getenv("GEMM_JUDGE_ROOT");
+    return root && *root ? std::string(root) + "/testcases" : GEMM_JUDGE_TESTCASES_DIR;
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+    // Nothing running as this user (a solution's process, when the judge is not root) may
+    // read or write the judge's memory through ptrace or /proc/PID/mem.
+    sandbox::make_undumpable();
+    install_interrupt_cleanup();
+    const auto parsed = parse_command_line(argc, argv, {checkout_testcases_dir(), GEMM_JUDGE_NVCC, GEMM_JUDGE_VERSION});
+    if (const int *status = std::get_if<int>(&parsed)) return *status;
+    const auto &options = std::get<JudgeOptions>(parsed);
+    try {
+        if (options.case_command) return run_case_command(*options.case_command, options.testcases_dir);
+        if (!options.cache_command.empty()) return run_cache_command(options.cache_command, options.cache_dir);
+        if (!options.plot_path.empty())
+            if (const int status = ensure_matplotlib()) return status;
+        if (options.mode == "rank") return rank(options);
+        if (options.mode == "compare") return compare(options);
+        if (options.mode == "history") return show_history(options);
+        if (options.mode == "leaderboard") return show_leaderboard(options);
+        return judge(options);
+    } catch (const UsageError &e) {
+        std::cerr << "judge: " << escape_for_terminal(e.what(), true) << "\n";
+        return exit_status::usage;
+    } catch (const SetupError &e) {
+        std::cerr << "judge: setup: " << escape_for_terminal(e.what(), true) << "\n";
+        return exit_status::setup;
+    } catch (const std::exception &e) {
+        std::cerr << "judge: JE: internal error: " << escape_for_terminal(e.what(), true) << "\n";
+        return exit_status::judge_error;
+    }
+}

@@ -1,0 +1,381 @@
+#include "command_line/modes/session.hpp"
+#include "testcases/case_tools.hpp"
+#include "verification/memory_blame.hpp"
+#include "common/terminal_text.hpp"
+#include "judging/compile/compile.hpp"
+#include "judging/compile/gpu_target.hpp"
+#include "command_line/history/history_reporter.hpp"
+#include "testcases/command_line_case.hpp"
+#include "command_line/options/folder_settings.hpp"
+#include "judging/os/gpu_absence.hpp"
+#include "judging/os/process.hpp"
+#include "judging/case_policy.hpp"
+#include "verification/case_verdict.hpp"
+#include "judging/sanitizer.hpp"
+#include "judging/stress.hpp"
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <iostream>
+#include <unistd.h>
+
+namespace gemm {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+std::string sibling_program(const char *name) {
+    std::error_code ec;
+    const auto self = fs::read_symlink("/proc/self/exe", ec);
+    return (self.parent_path() / name).string();
+}
+
+// The shortest decimal that reads back as the same double: "-1", "0.3".
+std::string shortest_text(double value) {
+    char text[32];
+    for (int digits = 1; digits <= 17; ++digits) {
+        std::snprintf(text, sizeof text, "%.*g", digits, value);
+        if (std::strtod(text, nullptr) == value) break;
+    }
+    return text;
+}
+
+// A generated case from the command line, validated by the same parser as a file.
+TestCase generated_case(const Shape &shape, std::uint64_t seed, const std::string &data) {
+    return command_line_case(shape, static_cast<long long>(seed), data);
+}
+
+// --include folders, then those of the solution folder's gemm-judge.conf, then the judge's
+// own solve.h (LeetGPU's starter form), last so that a solve.h of the solution's wins.
+std::vector<std::string> include_dirs(const JudgeOptions &o) {
+    std::vector<std::string> dirs = o.include_dirs;
+    const FolderSettings settings = folder_settings(o.solution);
+    dirs.insert(dirs.end(), settings.include_dirs.begin(), settings.include_dirs.end());
+    dirs.push_back(starter_include_dir());
+    return dirs;
+}
+
+DeviceInfo probe(const std::string &worker) {
+    const auto run = run_captured({worker, "--probe"});
+    try {
+        return nlohmann::json::parse(run.output.substr(run.output.rfind('{'))).get<DeviceInfo>();
+    } catch (const std::exception &) {
+        DeviceInfo d;
+        d.error = "the device probe failed: " + run.output.substr(0, 300);
+        return d;
+    }
+}
+
+// Every case ends the same way, for one reason said once: CE (nvcc failed, or the library
+// has no usable solve()), RE (the solution's process could not load it), JE (the judge's
+// processes could not start).
+std::vector<CaseResult> all_ended(const std::vector<TestCase> &cases, CaseEnding ending, const std::string &why) {
+    std::vector<CaseResult> results;
+    for (const auto &tc : cases) results.push_back(decide_case(tc.name, shape_of(tc), ended_early(ending, why)));
+    return results;
+}
+
+std::vector<PlannedCase> planned(const std::vector<TestCase> &cases) {
+    std::vector<PlannedCase> list;
+    for (const auto &tc : cases) list.push_back({tc.name, tc.M, tc.N, tc.K});
+    return list;
+}
+
+} // namespace
+
+Progress::Progress() : enabled_(isatty(STDERR_FILENO)) {}
+
+void Progress::show(const std::string &text) const {
+    if (enabled_) std::cerr << "\r\033[K" << text << std::flush;
+}
+
+void Progress::clear() const {
+    if (enabled_) std::cerr << "\r\033[K" << std::flush;
+}
+
+bool wanted(const TestCase &tc, const JudgeOptions &o) {
+    if (!o.cases.empty())
+        return std::any_of(o.cases.begin(), o.cases.end(), [&](const auto &s) { return case_selected(tc.name, s); });
+    return std::find(o.categories.begin(), o.categories.end(), tc.category) != o.categories.end();
+}
+
+std::vector<TestCase> selected_cases(const JudgeOptions &o) {
+    if (!o.shape.empty()) return {generated_case({o.shape[0], o.shape[1], o.shape[2]}, o.seed, o.data)};
+    auto suite = load_suite(o.testcases_dir);
+    std::string errors;
+    for (const auto &tc : suite) {
+        if (tc.expected_C.empty()) continue;
+        if (auto why = expected_output_mismatch(tc, reference_on_cpu(tc.A, tc.B, tc.M, tc.N, tc.K)))
+            errors += *why + "\n";
+    }
+    if (!errors.empty()) throw TestcaseError(errors.substr(0, errors.size() - 1));
+    std::vector<TestCase> selected;
+    for (auto &tc : suite)
+        if (wanted(tc, o)) selected.push_back(std::move(tc));
+    return selected;
+}
+
+Reporters reporters_for(const JudgeOptions &o) {
+    Reporters all;
+    all.add(std::make_unique<ConsoleReporter>(std::cout, o.show_output, o.verbose));
+    if (!o.json_path.empty()) all.add(std::make_unique<JsonReporter>(o.json_path));
+    if (!o.junit_path.empty()) all.add(std::make_unique<JUnitReporter>(o.junit_path));
+    // Stress, sanitizer and one-shape runs are experiments, not attempts at the suite.
+    const bool attempt = o.mode == "rank" || (o.mode.empty() && o.stress == 0 && !o.sanitize && o.shape.empty());
+    if (o.record_history && attempt)
+        all.add(std::make_unique<HistoryReporter>(o.history_path, o.mode.empty() ? "judge" : o.mode, o.version));
+    return all;
+}
+
+Session::Session(const JudgeOptions &options, Reporters &report, std::string solution)
+    : options(options), report(report), referee(sibling_program("gemm-referee")),
+      runner(sibling_program("gemm-runner")) {
+    context.solution = std::move(solution);
+    context.time_budget_s = options.case_run.time_budget_s;
+    context.correctness_time_budget_s =
+        options.case_run.time_budget_given ? options.case_run.time_budget_s : std::min(options.case_run.time_budget_s, correctness_budget_s);
+    context.precision = options.case_run.precision;
+}
+
+std::optional<int> Session::prepare(const std::vector<TestCase> &cases, std::unique_ptr<Supervisor> &supervisor,
+                                    const std::vector<TestCase> &also_timed) {
+    const JudgeOptions &o = options;
+    for (const auto *list : {&cases, &also_timed})
+        for (const auto &tc : *list) {
+            const std::array<int, 3> shape{tc.M, tc.N, tc.K};
+            const bool timed = list == &also_timed || policy_for(tc, o.case_run).timed;
+            if (timed && std::find(timed_shapes.begin(), timed_shapes.end(), shape) == timed_shapes.end())
+                timed_shapes.push_back(shape);
+        }
+    // The referee and the baseline runner start now, and measure their empty calls while
+    // the device is probed and the solution compiles (on the H200 that hides about a second
+    // of CUDA start-up and calibration); the solution's runner waits for the library.
+    context.planned = planned(cases);
+    supervisor = std::make_unique<Supervisor>(supervision());
+    supervisor_ = supervisor.get();
+    supervisor->begin();
+    const double probe_start = seconds_since_judge_start();
+    context.device = probe(referee);
+    const double compile_start = seconds_since_judge_start();
+    context.timeline.probe_s = compile_start - probe_start;
+    context.arch = choose_target(o.arch, context.device, o.nvcc);
+    if (isatty(STDERR_FILENO)) std::cerr << "compiling " << escape_for_terminal(context.solution) << "…\n";
+    context.compile =
+        compile_solution(context.solution, CompileOptions{o.nvcc, context.arch, o.cache_dir, include_dirs(o), {},
+                                                          {o.compile_timeout_s, o.compile_memory_gib}});
+    context.timeline.compile_s = seconds_since_judge_start() - compile_start;
+    if (context.compile.rebuilt_damaged)
+        std::cerr << "judge: the cached library of " << context.solution << " had changed on disk; it was rebuilt\n";
+    if (!context.compile.ok) {
+        report.compile_failed(context, "nvcc failed\n" + context.compile.diagnostics);
+        return finish(all_ended(cases, CaseEnding::NotCompiled, context.compile.diagnostics));
+    }
+    supervisor->set_library(context.compile.library);
+    const WorkerStart start = supervisor->start();
+    context.timeline.waited_for_gpu_s = start.waited_for_gpu_s;
+    context.timeline.waited_for_referee_s = start.waited_for_referee_s;
+    context.timeline.runner_start_s = start.runner_start_s;
+    context.cpus = start.cpus;
+    if (start.ok && !start.solve_error.empty()) {
+        report.compile_failed(context, start.solve_error);
+        return finish(all_ended(cases, CaseEnding::NotCompiled, start.solve_error));
+    }
+    if (!context.device.present) {
+        // The compile line is the report's first line, on stdout as in a run with a GPU; why
+        // nothing ran is a diagnostic, on stderr.
+        const MissingGpu why = explain_missing_gpu(context.device.error, std::getenv("CUDA_VISIBLE_DEVICES"));
+        report.finding("no_gpu", why.sentence(),
+                       fs::path(context.solution).filename().string() + "  compiled for " +
+                           (context.arch.empty() ? "nvcc's default target" : context.arch) +
+                           (start.ok ? "; solve() found" : "; it could not be loaded: " + start.failure));
+        report.run_finished(context, {}, exit_status::no_gpu);
+        tell_missing_gpu(why);
+        return exit_status::no_gpu;
+    }
+    if (!start.ok) {
+        // Nothing can run: said once, every case ending for that one reason.
+        const Verdict verdict = start.solution_at_fault ? Verdict::RE : Verdict::JE;
+        report.start_failed(context, verdict, start.failure);
+        return finish(all_ended(cases, start.solution_at_fault ? CaseEnding::NotStarted : CaseEnding::JudgeFailed,
+                                start.failure));
+    }
+    // What the kernel could not confine is said, never pretended: nvcc's sandbox, then the runner's.
+    const std::vector<std::string> *unconfined[] = {&context.compile.unconfined, &start.unconfined};
+    for (const auto *list : unconfined) {
+        if (list->empty()) continue;
+        std::string text;
+        for (const auto &item : *list) text += (text.empty() ? "" : ", ") + item;
+        report.note(std::string(list == &start.unconfined ? "solution's process" : "nvcc") + " unconfined: " + text);
+    }
+    return std::nullopt;
+}
+
+int Session::finish(const std::vector<CaseResult> &results) {
+    const int status = results.empty() ? exit_status::all_accepted : exit_status_for(worst_verdict(results));
+    context.timeline.cases = other_runs_.runs;
+    context.timeline.cases_s = other_runs_.seconds;
+    if (supervisor_) {
+        context.timeline.cases += supervisor_->case_runs().runs;
+        context.timeline.cases_s += supervisor_->case_runs().seconds;
+    }
+    context.timeline.total_s = seconds_since_judge_start();
+    report.run_finished(context, results, status);
+    return status;
+}
+
+SupervisorOptions Session::supervision(double time_limit_scale) const {
+    SupervisorOptions s;
+    s.referee = referee;
+    s.runner = runner;
+    s.library = context.compile.library;
+    s.timed_shapes = timed_shapes;
+    s.time_limit_scale = time_limit_scale;
+    s.takes_gpu_turn = true;
+    return s;
+}
+
+std::string Session::reproduce_command(const Shape &shape, std::uint64_t seed, const std::string &data) const {
+    std::string command =
+        "./judge " + options.solution + " --shape " + shape_text(shape, "x") + " --seed " + std::to_string(seed);
+    if (data != "uniform -1 1") command += " --data '" + data + "'";
+    if (options.case_run.precision != "fp32") command += " --precision " + options.case_run.precision;
+    return command;
+}
+
+// Shrinks a failing case to the smallest shape that still fails, with the case's
+// generator (an explicit case's timed-input generator), untimed.
+void Session::shrink(Supervisor &supervisor, const TestCase &failing, const CaseResult &failure) {
+    const auto &g = failing.generator;
+    std::string data = distribution_name(g.distribution);
+    if (g.distribution == Distribution::Uniform || g.distribution == Distribution::Integers)
+        data += " " + shortest_text(g.low) + " " + shortest_text(g.high);
+    if (g.distribution == Distribution::Sparse) data += " " + shortest_text(g.density);
+    // A failure that only the timed calls showed (a replayed answer) needs them to show again.
+    CasePolicy attempt = untimed(policy_for(failing, options.case_run));
+    attempt.timed = failure.failed_in_timed_calls;
+    std::string last_detail;
+    auto fails = [&](const Shape &s) {
+        progress.show("shrinking: trying " + shape_text(s));
+        const auto r = supervisor.run_case(generated_case(s, g.seed, data), attempt);
+        if (r.verdict == Verdict::AC) return false;
+        last_detail = std::string(verdict_name(r.verdict)) + ": " + r.detail;
+        return true;
+    };
+    const ShrinkResult result = shrink_failure({failing.M, failing.N, failing.K}, fails);
+    progress.clear();
+    const std::string words = describe_thresholds(result);
+    const std::string command = reproduce_command(result.smallest, g.seed, data);
+    std::string text = "smallest failing shape: " + shape_text(result.smallest) + " (" +
+                       std::to_string(result.attempts) + " shapes tried)\n";
+    if (!words.empty()) text += "  " + words + "\n";
+    text += "  reproduce: " + command;
+    report.finding("shrink",
+                   {{"case", failing.name},
+                    {"smallest", shape_text(result.smallest, "x")},
+                    {"attempts", result.attempts},
+                    {"thresholds", result.thresholds},
+                    {"words", words},
+                    {"command", command}},
+                   text);
+}
+
+std::vector<CaseResult> Session::judge_cases(Supervisor &supervisor, const std::vector<TestCase> &cases) {
+    std::vector<CaseResult> results;
+    bool shrunk = !options.case_run.shrink;
+    int crashed_or_hung = 0;
+    NotRun not_run;
+    for (std::size_t i = 0; i < cases.size(); ++i) {
+        const TestCase &tc = cases[i];
+        if (crashed_or_hung >= fail_fast_limit && !options.keep_going) {
+            not_run.names.push_back(tc.name);
+            continue;
+        }
+        progress.show("[" + std::to_string(i + 1) + "/" + std::to_string(cases.size()) + "] running " + tc.name);
+        if (gpu_bytes_needed(tc.M, tc.N, tc.K) > 0.9 * double(context.device.memory_bytes)) {
+            progress.clear();
+            report.case_skipped(tc, "needs " + std::to_string(int(gpu_bytes_needed(tc.M, tc.N, tc.K) / 1e9)) +
+                                        " GB of GPU memory, the GPU has " +
+                                        std::to_string(int(context.device.memory_bytes / 1e9)) + " GB");
+            continue;
+        }
+        const CasePolicy policy = policy_for(tc, options.case_run);
+        results.push_back(supervisor.run_case(tc, policy));
+        progress.clear();
+        report.case_finished(results.back(), tc, policy);
+        const Verdict v = results.back().verdict;
+        crashed_or_hung += v == Verdict::RE || v == Verdict::TLE;
+        if (!shrunk && (v == Verdict::WA || v == Verdict::RE) && policy.shrink) {
+            shrunk = true;
+            shrink(supervisor, tc, results.back());
+        }
+    }
+    if (!not_run.names.empty()) {
+        not_run.why = "stopped after " + std::to_string(fail_fast_limit) +
+                      " cases ended in RE or TLE; --keep-going judges every case";
+        report.cases_not_run(not_run);
+    }
+    return results;
+}
+
+// Random shapes until the first failure, which is then shrunk.
+std::vector<CaseResult> Session::stress(Supervisor &supervisor) {
+    const auto shapes = stress_shapes(options.stress, options.seed, options.stress_max_size);
+    std::vector<CaseResult> results;
+    for (std::size_t i = 0; i < shapes.size(); ++i) {
+        const TestCase tc = generated_case(shapes[i], options.seed + i, options.data);
+        progress.show("stress [" + std::to_string(i + 1) + "/" + std::to_string(shapes.size()) + "] " +
+                      shape_text(shapes[i]));
+        results.push_back(supervisor.run_case(tc, untimed(policy_for(tc, options.case_run))));
+        if (results.back().verdict == Verdict::AC) continue;
+        progress.clear();
+        report.finding("stress", {{"shapes_run", i + 1}, {"failed", tc.name}},
+                       "stress: shape " + std::to_string(i + 1) + " of " + std::to_string(shapes.size()) + " failed");
+        report.case_finished(results.back(), tc, policy_for(tc, options.case_run));
+        if (options.case_run.shrink) shrink(supervisor, tc, results.back());
+        return results;
+    }
+    progress.clear();
+    report.finding("stress", {{"shapes_run", shapes.size()}, {"failed", nullptr}},
+                   "stress: " + std::to_string(shapes.size()) + " random shapes up to " +
+                       std::to_string(options.stress_max_size) + ", seed " + std::to_string(options.seed) + ": all AC");
+    return results;
+}
+
+// Every small case under each compute-sanitizer tool; a finding is RE with its source line.
+std::vector<CaseResult> Session::sanitize(std::vector<TestCase> cases) {
+    cases.erase(std::remove_if(cases.begin(), cases.end(),
+                               [](const TestCase &tc) { return double(tc.M) * tc.N * tc.K > (1 << 22); }),
+                cases.end());
+    std::vector<CaseResult> results(cases.size());
+    for (std::size_t i = 0; i < cases.size(); ++i) results[i] = result_for(cases[i], Verdict::AC, "");
+    const std::string program = sanitizer_program(options.nvcc);
+    for (const auto &tool : sanitizer_tools()) {
+        SupervisorOptions s = supervision(100.0);
+        s.runner_prefix = sanitizer_prefix(program, tool);
+        s.relaxed_for = "compute-sanitizer";
+        s.timed_shapes.clear(); // untimed
+        s.startup_limit_s = 600;
+        Supervisor supervisor(s);
+        for (std::size_t i = 0; i < cases.size(); ++i) {
+            progress.show(tool + " [" + std::to_string(i + 1) + "/" + std::to_string(cases.size()) + "] " +
+                          cases[i].name);
+            CaseResult r = supervisor.run_case(cases[i], untimed(policy_for(cases[i], options.case_run)));
+            CaseResult &combined = results[i];
+            add_sanitizer_run(combined, tool, r, sanitizer_finding(tool, r.output_tail));
+            if (!r.output_tail.empty()) combined.output_tail += "[" + tool + "]\n" + r.output_tail;
+        }
+        other_runs_.runs += supervisor.case_runs().runs;
+        other_runs_.seconds += supervisor.case_runs().seconds;
+    }
+    progress.clear();
+    for (std::size_t i = 0; i < cases.size(); ++i)
+        report.case_finished(results[i], cases[i], policy_for(cases[i], options.case_run));
+    report.note("sanitizer: " + std::to_string(cases.size()) + " cases with M·N·K ≤ 2^22 under " +
+                std::to_string(sanitizer_tools().size()) + " tools");
+    return results;
+}
+
+} // namespace gemm

@@ -1,0 +1,124 @@
+// Every mode (suite, stress, sanitize, rank, compare, history) tells what happened
+// through these events, and the reporters turn them into the console table, the JSON
+// report and a JUnit file: one set of events, several outputs, as google/benchmark's
+// reporters. No mode writes to the terminal itself.
+#pragma once
+
+#include "channel/protocol.hpp"
+#include "command_line/reporters/report.hpp"
+
+#include <memory>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <ostream>
+#include <string>
+#include <vector>
+
+namespace gemm {
+
+class Reporter {
+  public:
+    virtual ~Reporter() = default;
+    // The solution compiled and a GPU is there: which solution, for what, on which GPU.
+    virtual void run_started(const RunContext &) {}
+    // nvcc failed or the library has no solve(): the message, before any case runs.
+    virtual void compile_failed(const RunContext &, const std::string &) {}
+    // A line about the run as a whole ("stress: 200 random shapes …: all AC").
+    virtual void note(const std::string &) {}
+    // No case could run, for one reason said once: the solution's process could not reach
+    // solve() (it died or hung while loading: RE), or the judge's processes did not start (JE).
+    virtual void start_failed(const RunContext &, Verdict, const std::string &) {}
+    virtual void case_skipped(const TestCase &, const std::string &) {}
+    // Cases the run did not judge (fail-fast), and why; after the last case judged.
+    virtual void cases_not_run(const NotRun &) {}
+    virtual void case_finished(const CaseResult &, const TestCase &, const CasePolicy &) {}
+    // A result beyond the cases (a shrunk failure, a stress run, a rank score): `value`
+    // goes into the JSON report under `key`, `text` to the console.
+    virtual void finding(const std::string &, const nlohmann::json &, const std::string &) {}
+    virtual void run_finished(const RunContext &, const std::vector<CaseResult> &, int) {}
+};
+
+// Forwards every event to each reporter it holds. A finding's value is made valid UTF-8
+// first (made_valid_utf8), so every JSON it reaches can be written. When a reporter cannot
+// write its file, the others still run; then run_finished throws SetupError naming every
+// file that failed (exit status 7).
+class Reporters : public Reporter {
+  public:
+    void add(std::unique_ptr<Reporter> reporter) { all_.push_back(std::move(reporter)); }
+    void run_started(const RunContext &run) override;
+    void compile_failed(const RunContext &run, const std::string &message) override;
+    void note(const std::string &text) override;
+    void start_failed(const RunContext &run, Verdict verdict, const std::string &why) override;
+    void case_skipped(const TestCase &tc, const std::string &why) override;
+    void cases_not_run(const NotRun &not_run) override;
+    void case_finished(const CaseResult &r, const TestCase &tc, const CasePolicy &policy) override;
+    void finding(const std::string &key, const nlohmann::json &value, const std::string &text) override;
+    void run_finished(const RunContext &run, const std::vector<CaseResult> &results, int exit_status) override;
+
+  private:
+    std::vector<std::unique_ptr<Reporter>> all_;
+};
+
+// The terminal table (command_line/reporters/report.hpp formats its rows): read at a glance by
+// default, the method and every figure of it with `verbose`. Everything it prints is
+// escaped for the terminal; verdicts are in colour when `colour`, by default when `out` is
+// std::cout and stdout is a terminal that wants colour (terminal_wants_colour).
+class ConsoleReporter : public Reporter {
+  public:
+    ConsoleReporter(std::ostream &out, bool show_output, bool verbose = false,
+                    std::optional<bool> colour = std::nullopt);
+    void run_started(const RunContext &run) override;
+    void compile_failed(const RunContext &run, const std::string &message) override;
+    void start_failed(const RunContext &run, Verdict verdict, const std::string &why) override;
+    void note(const std::string &text) override;
+    void case_skipped(const TestCase &tc, const std::string &why) override;
+    void cases_not_run(const NotRun &not_run) override;
+    void case_finished(const CaseResult &r, const TestCase &tc, const CasePolicy &policy) override;
+    void finding(const std::string &key, const nlohmann::json &value, const std::string &text) override;
+    void run_finished(const RunContext &run, const std::vector<CaseResult> &results, int exit_status) override;
+
+  private:
+    std::ostream &out_;
+    bool show_output_, verbose_, colour_;
+    ConsoleLayout layout_;
+    std::size_t not_run_ = 0;
+    bool said_once_ = false; // the run's one reason was said (CE, or the solution never loaded): no table follows
+};
+
+// --json FILE: report_json() with every finding, written when the run ends; a file that
+// cannot be written is a SetupError naming it.
+class JsonReporter : public Reporter {
+  public:
+    explicit JsonReporter(std::string path) : path_(std::move(path)) {}
+    void cases_not_run(const NotRun &not_run) override;
+    void finding(const std::string &key, const nlohmann::json &value, const std::string &text) override;
+    void run_finished(const RunContext &run, const std::vector<CaseResult> &results, int exit_status) override;
+
+  private:
+    std::string path_;
+    nlohmann::json findings_ = nlohmann::json::object();
+};
+
+// --junit FILE: one <testcase> per case, a <failure> for WA and TLE, an <error> for RE,
+// CE and JE, so a CI system shows the judge's verdicts as test results. A run without a
+// GPU is one <testcase> with an <error> saying so, never an empty (passing) suite.
+class JUnitReporter : public Reporter {
+  public:
+    explicit JUnitReporter(std::string path) : path_(std::move(path)) {}
+    void cases_not_run(const NotRun &not_run) override { not_run_ = not_run; }
+    void finding(const std::string &key, const nlohmann::json &value, const std::string &text) override;
+    void run_finished(const RunContext &run, const std::vector<CaseResult> &results, int exit_status) override;
+
+  private:
+    std::string path_;
+    std::string no_gpu_; // why there was no GPU, when there was none
+    NotRun not_run_;
+};
+
+// The JUnit XML of a run (what JUnitReporter writes), well-formed whatever the names and
+// messages hold (pugixml; control bytes and bytes that are not UTF-8 escaped as `\xHH`).
+// `no_gpu`: why nothing ran, when no GPU was there; cases not run are <skipped/>.
+std::string junit_xml(const RunContext &run, const std::vector<CaseResult> &results, const std::string &no_gpu = "",
+                      const NotRun &not_run = {});
+
+} // namespace gemm

@@ -1,0 +1,261 @@
+#include "testcases/case_tools.hpp"
+#include "common/errors.hpp"
+#include "common/terminal_text.hpp"
+#include "command_line/reporters/reporter.hpp"
+
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
+#include <fmt/format.h>
+#include <iostream>
+#include <pugixml.hpp>
+#include <sstream>
+#include <unistd.h>
+
+namespace gemm {
+
+namespace {
+
+std::string indented(const std::string &text) {
+    std::string out;
+    std::size_t start = 0;
+    while (start < text.size()) {
+        const auto end = text.find('\n', start);
+        out += "      " + text.substr(start, end - start) + "\n";
+        if (end == std::string::npos) break;
+        start = end + 1;
+    }
+    return out;
+}
+
+// The whole text or a SetupError naming the option and the file: a full disk (/dev/full)
+// shows only when the buffered bytes reach it, at fflush or fclose.
+void write_report_file(const char *option, const std::string &path, const std::string &text) {
+    const auto failed = [] { return errno != 0 ? errno : EIO; };
+    std::FILE *file = std::fopen(path.c_str(), "w");
+    int error = file ? 0 : failed();
+    if (file) {
+        if (std::fwrite(text.data(), 1, text.size(), file) != text.size() || std::fflush(file) != 0) error = failed();
+        if (std::fclose(file) != 0 && error == 0) error = failed();
+    }
+    if (error != 0)
+        throw SetupError(std::string("cannot write the ") + option + " report " + escape_for_terminal(path) + ": " +
+                         std::strerror(error));
+}
+
+} // namespace
+
+// ---- Reporters -------------------------------------------------------------------------
+
+void Reporters::run_started(const RunContext &run) {
+    for (auto &r : all_) r->run_started(run);
+}
+void Reporters::compile_failed(const RunContext &run, const std::string &message) {
+    for (auto &r : all_) r->compile_failed(run, message);
+}
+void Reporters::note(const std::string &text) {
+    for (auto &r : all_) r->note(text);
+}
+void Reporters::start_failed(const RunContext &run, Verdict verdict, const std::string &why) {
+    for (auto &r : all_) r->start_failed(run, verdict, why);
+}
+void Reporters::case_skipped(const TestCase &tc, const std::string &why) {
+    for (auto &r : all_) r->case_skipped(tc, why);
+}
+void Reporters::cases_not_run(const NotRun &not_run) {
+    for (auto &r : all_) r->cases_not_run(not_run);
+}
+void Reporters::case_finished(const CaseResult &result, const TestCase &tc, const CasePolicy &policy) {
+    for (auto &r : all_) r->case_finished(result, tc, policy);
+}
+void Reporters::finding(const std::string &key, const nlohmann::json &value, const std::string &text) {
+    const nlohmann::json valid = made_valid_utf8(value);
+    for (auto &r : all_) r->finding(key, valid, text);
+}
+void Reporters::run_finished(const RunContext &run, const std::vector<CaseResult> &results, int exit_status) {
+    std::string failures;
+    for (auto &r : all_) {
+        try {
+            r->run_finished(run, results, exit_status);
+        } catch (const SetupError &e) {
+            failures += (failures.empty() ? "" : "; ") + std::string(e.what());
+        }
+    }
+    if (!failures.empty()) throw SetupError(failures);
+}
+
+// ---- ConsoleReporter -------------------------------------------------------------------
+
+ConsoleReporter::ConsoleReporter(std::ostream &out, bool show_output, bool verbose, std::optional<bool> colour)
+    : out_(out), show_output_(show_output), verbose_(verbose),
+      colour_(colour.value_or(&out == &std::cout && terminal_wants_colour(STDOUT_FILENO))) {}
+
+void ConsoleReporter::run_started(const RunContext &run) {
+    layout_ = ConsoleLayout(run.planned);
+    out_ << format_header(run);
+    if (run.precision != "fp32") out_ << "precision: judged as " << run.precision << " (tensor cores admitted)\n";
+    out_ << format_column_titles(layout_) << std::flush;
+}
+
+void ConsoleReporter::compile_failed(const RunContext &run, const std::string &message) {
+    said_once_ = true;
+    out_ << escape_for_terminal(std::filesystem::path(run.solution).filename().string()) << "  "
+         << styled_verdict(Verdict::CE, colour_) << ":\n";
+    // nvcc's lines as it wrote them, each cut to the console: a message is read line by line.
+    std::istringstream lines(escape_for_terminal(message, true));
+    for (std::string line; std::getline(lines, line);) out_ << fit_to_width(line, console_width, 2);
+    out_ << std::flush;
+}
+
+void ConsoleReporter::start_failed(const RunContext &run, Verdict verdict, const std::string &why) {
+    said_once_ = true;
+    out_ << escape_for_terminal(std::filesystem::path(run.solution).filename().string()) << "  "
+         << styled_verdict(verdict, colour_)
+         << (verdict == Verdict::JE ? ": the judge's processes did not start:\n" : " before any call of solve():\n")
+         << fit_to_width(escape_for_terminal(why, true), console_width, 2) << std::flush;
+}
+
+void ConsoleReporter::note(const std::string &text) { out_ << escape_for_terminal(text, true) << "\n" << std::flush; }
+
+void ConsoleReporter::case_skipped(const TestCase &tc, const std::string &why) {
+    out_ << fit_to_width(escape_for_terminal(tc.name) + "  skipped: " + escape_for_terminal(why, true), console_width, 0)
+         << std::flush;
+}
+
+void ConsoleReporter::cases_not_run(const NotRun &not_run) {
+    not_run_ += not_run.names.size();
+    if (said_once_) return;
+    out_ << fit_to_width(count_of_cases(not_run.names.size()) + " not run: " + escape_for_terminal(not_run.why),
+                         console_width, 0)
+         << std::flush;
+}
+
+void ConsoleReporter::case_finished(const CaseResult &r, const TestCase &tc, const CasePolicy &policy) {
+    out_ << format_row(r, layout_, show_output_, colour_);
+    if (r.verdict == Verdict::WA && r.check && !r.check->map.empty()) out_ << format_map(r.check->map, r.M, r.K);
+    if (r.verdict == Verdict::WA && policy.reveal && tc.M * double(tc.N) <= 4096 && tc.N * double(tc.K) <= 4096)
+        out_ << indented(escape_for_terminal(show_case(tc), true));
+    out_ << std::flush;
+}
+
+void ConsoleReporter::finding(const std::string &, const nlohmann::json &, const std::string &text) {
+    if (!text.empty()) out_ << escape_for_terminal(text, true) << (text.back() == '\n' ? "" : "\n") << std::flush;
+}
+
+void ConsoleReporter::run_finished(const RunContext &run, const std::vector<CaseResult> &results, int) {
+    if (results.empty()) return;
+    out_ << format_summary(results, not_run_, run.timeline.total_s, colour_);
+    // After the one reason said above (CE, never loaded) there is no method to tell.
+    if (!said_once_)
+        out_ << (verbose_ ? fit_to_width(format_verification(results) + format_clock(results) +
+                                             format_timeline(run.timeline),
+                                         console_width, 0)
+                          : format_method(results) + format_events_alert(results));
+    out_ << std::flush;
+}
+
+// ---- JsonReporter ----------------------------------------------------------------------
+
+void JsonReporter::finding(const std::string &key, const nlohmann::json &value, const std::string &) {
+    findings_[key] = value;
+}
+
+void JsonReporter::cases_not_run(const NotRun &not_run) {
+    findings_["not_run"] = made_valid_utf8({{"cases", not_run.names}, {"why", not_run.why}});
+}
+
+void JsonReporter::run_finished(const RunContext &run, const std::vector<CaseResult> &results, int exit_status) {
+    auto report = report_json(run, results, exit_status);
+    if (findings_.contains("no_gpu")) {
+        report["summary"]["worst"] = nullptr;
+        report["summary"]["no_gpu"] = findings_["no_gpu"];
+        findings_.erase("no_gpu");
+    }
+    report.update(findings_);
+    write_report_file("--json", path_, report.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n");
+}
+
+// ---- JUnitReporter ---------------------------------------------------------------------
+
+namespace {
+
+void set_text_attribute(pugi::xml_node node, const char *name, const std::string &value) {
+    node.append_attribute(name).set_value(xml_safe(value).c_str());
+}
+
+std::string seconds_text(double seconds) { return fmt::format("{:.3f}", seconds); }
+
+// The first line of a detail, for the message attribute a CI system shows in its summary.
+std::string first_line(const std::string &text) { return text.substr(0, text.find('\n')); }
+
+} // namespace
+
+std::string junit_xml(const RunContext &run, const std::vector<CaseResult> &results, const std::string &no_gpu,
+                      const NotRun &not_run) {
+    int failures = 0, errors = 0;
+    double seconds = 0;
+    for (const auto &r : results) {
+        failures += r.verdict == Verdict::WA || r.verdict == Verdict::TLE;
+        errors += r.verdict == Verdict::RE || r.verdict == Verdict::CE || r.verdict == Verdict::JE;
+        seconds += r.wall_seconds;
+    }
+    const bool nothing_ran = !no_gpu.empty() && results.empty();
+    const std::string suite_name = std::filesystem::path(run.solution).filename().string();
+    pugi::xml_document doc;
+    auto declaration = doc.append_child(pugi::node_declaration);
+    declaration.append_attribute("version").set_value("1.0");
+    declaration.append_attribute("encoding").set_value("UTF-8");
+    auto suite = doc.append_child("testsuite");
+    set_text_attribute(suite, "name", suite_name);
+    suite.append_attribute("tests").set_value(nothing_ran ? 1 : static_cast<int>(results.size()));
+    suite.append_attribute("failures").set_value(failures);
+    suite.append_attribute("errors").set_value(nothing_ran ? 1 : errors);
+    suite.append_attribute("time").set_value(seconds_text(seconds).c_str());
+    if (!not_run.names.empty()) {
+        suite.attribute("tests").set_value(static_cast<int>(results.size() + not_run.names.size()));
+        suite.append_attribute("skipped").set_value(static_cast<int>(not_run.names.size()));
+    }
+    if (nothing_ran) {
+        auto testcase = suite.append_child("testcase");
+        set_text_attribute(testcase, "classname", suite_name);
+        testcase.append_attribute("name").set_value("no GPU");
+        testcase.append_attribute("time").set_value(seconds_text(0).c_str());
+        auto error = testcase.append_child("error");
+        error.append_attribute("type").set_value("no GPU");
+        set_text_attribute(error, "message", "no GPU: " + first_line(no_gpu) + "; nothing was run");
+        error.append_child(pugi::node_pcdata).set_value(xml_safe(no_gpu).c_str());
+    }
+    for (const auto &r : results) {
+        auto testcase = suite.append_child("testcase");
+        set_text_attribute(testcase, "classname", suite_name);
+        set_text_attribute(testcase, "name", r.name);
+        testcase.append_attribute("time").set_value(seconds_text(r.wall_seconds).c_str());
+        if (r.verdict == Verdict::AC) continue;
+        const bool failure = r.verdict == Verdict::WA || r.verdict == Verdict::TLE;
+        auto problem = testcase.append_child(failure ? "failure" : "error");
+        problem.append_attribute("type").set_value(verdict_name(r.verdict));
+        set_text_attribute(problem, "message", std::string(verdict_name(r.verdict)) + ": " + first_line(r.detail));
+        problem.append_child(pugi::node_pcdata).set_value(xml_safe(r.detail).c_str());
+    }
+    for (const auto &name : not_run.names) {
+        auto testcase = suite.append_child("testcase");
+        set_text_attribute(testcase, "classname", suite_name);
+        set_text_attribute(testcase, "name", name);
+        testcase.append_attribute("time").set_value(seconds_text(0).c_str());
+        set_text_attribute(testcase.append_child("skipped"), "message", "not run: " + not_run.why);
+    }
+    std::ostringstream out;
+    doc.save(out, "  ", pugi::format_default, pugi::encoding_utf8);
+    return out.str();
+}
+
+void JUnitReporter::finding(const std::string &key, const nlohmann::json &value, const std::string &) {
+    if (key == "no_gpu") no_gpu_ = value.is_string() ? value.get<std::string>() : value.dump();
+}
+
+void JUnitReporter::run_finished(const RunContext &run, const std::vector<CaseResult> &results, int) {
+    write_report_file("--junit", path_, junit_xml(run, results, no_gpu_, not_run_));
+}
+
+} // namespace gemm
