@@ -4,7 +4,7 @@
 #include <doctest/doctest.h>
 
 #include "command_line/history/history.hpp"
-#include "command_line/history/history_reporter.hpp"
+#include "command_line/reporters/history_reporter.hpp"
 #include "command_line/modes/ranked_set.hpp"
 #include "judging/os/process.hpp"
 #include "command_line/reporters/reporter.hpp"

@@ -83,9 +83,7 @@ struct ScopedEnv {
 
 // Remembers what reached it.
 struct Recording : Reporter {
-    nlohmann::json value;
     bool finished = false;
-    void finding(const std::string &, const nlohmann::json &v, const std::string &) override { value = v; }
     void run_finished(const RunContext &, const std::vector<CaseResult> &, int) override { finished = true; }
 };
 
@@ -156,7 +154,7 @@ TEST_CASE("the console escapes a solution's file name, case names, details and c
     r.output_tail = "printed \x1b[31mred\n";
     console.case_finished(r, TestCase{}, CasePolicy{});
     console.note("plot: dir/evil\x1b[1m.png");
-    console.finding("shrink", nullptr, "reproduce: ./judge dir/evil\x1b]0;title\x07.cu --shape 1x1x1");
+    console.shrunk({"secret/a", {{1, 1, 1}, 3, {}}, "", "./judge dir/evil\x1b]0;title\x07.cu --shape 1x1x1"});
     const std::string text = out.str();
     CAPTURE(text);
     CHECK_FALSE(contains(text, "\x1b"));
@@ -181,14 +179,15 @@ TEST_CASE("every string in the JSON report is valid UTF-8, so it is written what
     CHECK(contains(j.at("cases")[0].at("detail").get<std::string>(), "#error caf\xef\xbf\xbd"));
     CHECK(j.at("cases")[0].at("name") == "secret/\xef\xbf\xbd");
 
-    Reporters all;
-    auto recording = std::make_unique<Recording>();
-    Recording &seen = *recording;
-    all.add(std::move(recording));
-    all.finding("shrink", {{"command", "./judge caf\xe9.cu"}, {"caf\xe9", {"\xff"}}}, "");
-    CHECK_NOTHROW(seen.value.dump());
-    CHECK(seen.value.at("command") == "./judge caf\xef\xbf\xbd.cu");
-    CHECK(seen.value.at("caf\xef\xbf\xbd")[0] == "\xef\xbf\xbd");
+    TempFolder folder;
+    JsonReporter json(folder.at("report.json"));
+    json.shrunk({"secret/\xff", {{1, 1, 1}, 3, {"N = 16 passes \xc3"}}, "", "./judge caf\xe9.cu --shape 1x1x1"});
+    json.run_finished(run, {r}, 4);
+    std::ifstream in(folder.at("report.json"));
+    const auto written = nlohmann::json::parse(in);
+    CHECK(written.at("shrink").at("command") == "./judge caf\xef\xbf\xbd.cu --shape 1x1x1");
+    CHECK(written.at("shrink").at("case") == "secret/\xef\xbf\xbd");
+    CHECK(written.at("shrink").at("thresholds")[0] == "N = 16 passes \xef\xbf\xbd");
 }
 
 TEST_CASE("the JUnit file is well-formed XML whatever the names, details and compiler output hold") {
@@ -218,7 +217,7 @@ TEST_CASE("the JUnit file is well-formed XML whatever the names, details and com
 TEST_CASE("without a GPU the JUnit file has an error saying so, never an empty passing suite") {
     TempFolder folder;
     JUnitReporter junit(folder.at("report.xml"));
-    junit.finding("no_gpu", "no NVIDIA driver is loaded (nvidia-smi fails)", "");
+    junit.no_gpu({"no NVIDIA driver is loaded (nvidia-smi fails)", "sol.cu", "sm_90", true, ""});
     junit.run_finished(run_of("sol.cu"), {}, exit_status::no_gpu);
     std::ifstream in(folder.at("report.xml"));
     const std::string xml((std::istreambuf_iterator<char>(in)), {});

@@ -2,18 +2,14 @@
 #include "measurement/sampling.hpp"
 #include "measurement/significance.hpp"
 #include "measurement/stats.hpp"
-#include "common/terminal_text.hpp"
-#include "common/text.hpp"
 #include "command_line/history/history.hpp"
 #include "command_line/modes/rank_mode.hpp"
 #include "command_line/modes/ranked_set.hpp"
-#include "command_line/reporters/plot_call.hpp"
 #include "judging/case_policy.hpp"
 #include "command_line/modes/session.hpp"
 
 #include <algorithm>
 #include <array>
-#include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <functional>
@@ -117,19 +113,7 @@ Timings timings_of_report(const std::string &side, const JudgeOptions &o) {
     return timings;
 }
 
-// A side's timings as the JSON report keeps them, round by round, for a later analysis.
-nlohmann::json side_json(const SideTiming &t) {
-    return {{"rounds_ms", t.rounds_ms}, {"raw_rounds_ms", t.raw_rounds_ms}, {"offsets_ms", t.offsets_ms}};
-}
-
-struct ShapeComparison {
-    std::string name;
-    int M, N, K;
-    double old_ms, new_ms, p_value;
-    RatioInterval speedup; // median(old) / median(new), with its interval
-    bool significant;
-    bool on_raw_times = false; // tested on the clock's times as measured (compare_raw)
-};
+SideRounds rounds_of(const SideTiming &t) { return {t.rounds_ms, t.raw_rounds_ms, t.offsets_ms}; }
 
 // Two sides compared on the clock's own times, with one cost of the path for both taken
 // off for display: each side measures that cost itself (its referee, its empty calls and
@@ -137,8 +121,8 @@ struct ShapeComparison {
 // a difference no interval over rounds can see (H200: cuBLAS against itself "1.020×, new is
 // faster" at 3001×2999×3003, 1.26 ms calls). Taking one constant off both sides changes no
 // test, and the interval's ends are mapped through it.
-ShapeComparison compare_raw(const std::string &name, const SideTiming &before, const SideTiming &after,
-                            const BootstrapRule &rule) {
+ComparedShape compare_raw(const std::string &name, const SideTiming &before, const SideTiming &after,
+                          const BootstrapRule &rule) {
     std::vector<double> offsets = before.offsets_ms;
     offsets.insert(offsets.end(), after.offsets_ms.begin(), after.offsets_ms.end());
     const double offset = summarize(offsets).median_ms;
@@ -153,8 +137,8 @@ ShapeComparison compare_raw(const std::string &name, const SideTiming &before, c
     speedup.ratio = old_ms / new_ms;
     speedup.low = std::min(taken_off(raw.low), speedup.ratio);
     speedup.high = std::max(taken_off(raw.high), speedup.ratio);
-    return {name, before.M, before.N, before.K, old_ms, new_ms, test.p_value, speedup,
-            significant(raw, test.p_value), true};
+    return {name, {before.M, before.N, before.K}, old_ms, new_ms, test.p_value, speedup,
+            significant(raw, test.p_value), true, rounds_of(before), rounds_of(after)};
 }
 
 // Every shape's interval at the family-wise level of all the shapes compared: nine shapes
@@ -162,12 +146,12 @@ ShapeComparison compare_raw(const std::string &name, const SideTiming &before, c
 // eleven (measured on the H200: once in 27 shape comparisons of a solution with itself).
 // `live`: the two sides were timed here, round r of each back to back, so their rounds are
 // resampled paired (measurement/significance.hpp); two reports' rounds are not.
-std::vector<ShapeComparison> compare_timings(const Timings &old_side, const Timings &new_side, bool live) {
+std::vector<ComparedShape> compare_timings(const Timings &old_side, const Timings &new_side, bool live) {
     std::size_t common = 0;
     for (const auto &entry : old_side) common += new_side.count(entry.first);
     BootstrapRule rule = family_wise_rule(common);
     rule.paired_rounds = live;
-    std::vector<ShapeComparison> rows;
+    std::vector<ComparedShape> rows;
     for (const auto &[name, before] : old_side) {
         const auto after = new_side.find(name);
         if (after == new_side.end()) continue;
@@ -177,9 +161,9 @@ std::vector<ShapeComparison> compare_timings(const Timings &old_side, const Timi
         }
         const RankTest test = mann_whitney_u(before.pooled(), after->second.pooled());
         const RatioInterval speedup = median_ratio_interval(after->second.rounds_ms, before.rounds_ms, rule);
-        rows.push_back({name, before.M, before.N, before.K, summarize(before.pooled()).median_ms,
+        rows.push_back({name, {before.M, before.N, before.K}, summarize(before.pooled()).median_ms,
                         summarize(after->second.pooled()).median_ms, test.p_value, speedup,
-                        significant(speedup, test.p_value)});
+                        significant(speedup, test.p_value), false, rounds_of(before), rounds_of(after->second)});
     }
     return rows;
 }
@@ -203,8 +187,8 @@ class HeldEvents : public Reporter {
     void case_finished(const CaseResult &r, const TestCase &tc, const CasePolicy &policy) override {
         held_.push_back([r, tc, policy](Reporter &to) { to.case_finished(r, tc, policy); });
     }
-    void finding(const std::string &key, const nlohmann::json &value, const std::string &text) override {
-        held_.push_back([key, value, text](Reporter &to) { to.finding(key, value, text); });
+    void no_gpu(const NoGpu &why) override {
+        held_.push_back([why](Reporter &to) { to.no_gpu(why); });
     }
     void run_finished(const RunContext &run, const std::vector<CaseResult> &results, int exit_status) override {
         finished_ = [run, results, exit_status](Reporter &to) { to.run_finished(run, results, exit_status); };
@@ -343,59 +327,16 @@ int compare(const JudgeOptions &o) {
         std::cerr << "judge: " << e.what() << "\n";
         return exit_status::setup;
     }
-    const auto rows = compare_timings(old_side, new_side, live);
-    const bool raw_compared =
-        std::any_of(rows.begin(), rows.end(), [](const ShapeComparison &r) { return r.on_raw_times; });
-    if (rows.empty()) {
+    CompareSummary summary;
+    summary.old_name = o.solution;
+    summary.new_name = o.other;
+    summary.live = live;
+    summary.shapes = compare_timings(old_side, new_side, live);
+    if (summary.shapes.empty()) {
         std::cerr << "judge: the two sides have no timed case in common\n";
         return exit_status::usage;
     }
-    std::string text = formatted("%-28s %12s %12s %9s  ", "case", "old GFLOP/s", "new GFLOP/s", "new/old") +
-                       pad_to_width("interval", 14) + formatted("%9s  %s\n", "p-value", "verdict");
-    nlohmann::json shapes = nlohmann::json::array();
-    for (const auto &r : rows) {
-        const double flops = flop_count(r.M, r.N, r.K);
-        const char *verdict = !r.significant        ? "not significant"
-                              : r.speedup.ratio > 1 ? "new is faster"
-                                                    : "new is slower";
-        text += formatted("%-28s %12.1f %12.1f %8.3f×  ", r.name.c_str(), gflops(flops, r.old_ms),
-                          gflops(flops, r.new_ms), r.speedup.ratio) +
-                pad_to_width(formatted("%.3f–%.3f", r.speedup.low, r.speedup.high), 14) +
-                formatted("%9.2g  %s\n", r.p_value, verdict);
-        shapes.push_back({{"name", r.name},
-                          {"M", r.M},
-                          {"N", r.N},
-                          {"K", r.K},
-                          {"old_gflops", gflops(flops, r.old_ms)},
-                          {"new_gflops", gflops(flops, r.new_ms)},
-                          {"speedup", r.speedup.ratio},
-                          {"interval", {r.speedup.low, r.speedup.high}},
-                          {"p_value", r.p_value},
-                          {"significant", r.significant},
-                          {"old_side", side_json(old_side.at(r.name))},
-                          {"new_side", side_json(new_side.at(r.name))}});
-    }
-    const double level = rows.front().speedup.level;
-    text += "new/old: the old median time over the new (above 1: new is faster).\n" +
-            formatted("interval: of new/old, at 99%% for all %zu shape(s) together (%.2f%% each, Bonferroni), from a ",
-                      rows.size(), 100 * level) +
-            "bootstrap over " +
-            std::string(live ? "the rounds, paired (round r of both sides ran back to back), and calls of both sides"
-                             : "each report's rounds (a judge report has one) and calls") +
-            " (./judge compare --help).\np: two-sided Mann–Whitney U over every call's time.\nsignificant: the "
-            "interval excludes 1 and p < 0.05.";
-    if (raw_compared)
-        text += "\ntimes: the clock's, compared as measured; one cost of the path, the median of both sides' "
-                "measurements, is taken off both for the figures above, so neither side's own measurement of it "
-                "can make a difference.";
-    const nlohmann::json figures = {
-        {"kind", "compare"}, {"title", o.solution + " vs " + o.other}, {"old", o.solution}, {"new", o.other},
-        {"level", level},    {"family_level", 0.99},                   {"method", ratio_interval_method},
-        {"shapes", shapes}};
-    report.finding("compare", figures, text);
-    if (!o.plot_path.empty()) {
-        draw_plot_and_tell(report, figures, o.plot_path);
-    }
+    report.compared(summary);
     RunContext context;
     context.solution = o.other;
     report.run_finished(context, {}, exit_status::all_accepted);

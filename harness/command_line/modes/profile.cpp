@@ -142,33 +142,7 @@ void profile_case(Session &session, const TestCase &tc, const CaseResult &ranked
                             std::string(verdict_name(r.verdict)) + (r.detail.empty() ? "" : ": " + r.detail) + ")");
         return;
     }
-    const double judge_ms = ranked.timing ? ranked.timing->stats.median_ms : 0;
-    const double flop = flop_count(tc.M, tc.N, tc.K);
-    std::string text = "profile of " + tc.name + " (Nsight Compute, clocks as found, one call of solve()):\n";
-    text += "  kernel " + p->kernel + (p->kernels > 1 ? " and " + std::to_string(p->kernels - 1) + " more" : "") + "\n";
-    text += "  duration " + formatted("%.4g ms", p->duration_ms) + "; the judge's median " +
-            formatted("%.4g ms", judge_ms) + " (" +
-            formatted("%+.1f%%", judge_ms > 0 ? 100 * (judge_ms / p->duration_ms - 1) : 0) + ")\n";
-    text += "  " + formatted("%.1f TFLOP/s", flop / (p->duration_ms * 1e9)) + " of 2·M·N·K (" +
-            formatted("%.1f TFLOP/s", p->ffma_flop / (p->duration_ms * 1e9)) + " counted in FFMA/FADD/FMUL)\n";
-    text += "  SM throughput " + formatted("%.1f%%", p->sm_percent) + ", DRAM throughput " +
-            formatted("%.1f%%", p->dram_percent) + ", achieved occupancy " + formatted("%.1f%%", p->occupancy_percent) +
-            "\n";
-    text += "  " + formatted("%.0f registers per thread", p->registers) + ", " +
-            formatted("%.1f KB shared memory per block", p->shared_bytes / 1e3);
-    session.report.finding("profile",
-                           {{"case", tc.name},
-                            {"kernel", p->kernel},
-                            {"kernels", p->kernels},
-                            {"duration_ms", p->duration_ms},
-                            {"judge_median_ms", judge_ms},
-                            {"tflops", flop / (p->duration_ms * 1e9)},
-                            {"sm_throughput_percent", p->sm_percent},
-                            {"dram_throughput_percent", p->dram_percent},
-                            {"achieved_occupancy_percent", p->occupancy_percent},
-                            {"registers_per_thread", p->registers},
-                            {"shared_bytes_per_block", p->shared_bytes}},
-                           text);
+    session.report.profiled({tc.name, shape_of(tc), *p, ranked.timing ? ranked.timing->stats.median_ms : 0});
 }
 
 } // namespace gemm

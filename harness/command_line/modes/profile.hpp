@@ -5,6 +5,7 @@
 #pragma once
 
 #include "command_line/modes/session.hpp"
+#include "command_line/reporters/summaries.hpp"
 
 #include <map>
 #include <optional>
@@ -14,15 +15,6 @@ namespace gemm {
 
 // The metrics asked of ncu, and what the report calls them.
 extern const char *const profile_metrics;
-
-struct KernelProfile {
-    std::string kernel;     // the longest kernel of the call
-    int kernels = 0;        // how many the call launched
-    double duration_ms = 0; // all of them together
-    double ffma_flop = 0;   // 2 × FFMA + FADD + FMUL thread instructions
-    double dram_percent = 0, sm_percent = 0, occupancy_percent = 0;
-    double registers = 0, shared_bytes = 0; // per thread, per block (static + dynamic)
-};
 
 // ncu's CSV (--csv --page raw: a header row, a units row, one row per kernel), or nothing
 // when it holds no kernel.

@@ -2,6 +2,7 @@
 #include "verification/verdict.hpp"
 #include "judging/os/child_process.hpp"
 #include "judging/os/process.hpp"
+#include "common/terminal_text.hpp"
 
 #include <cstdlib>
 #include <fstream>
@@ -45,9 +46,10 @@ std::string draw_plot(const nlohmann::json &figures, const std::string &output) 
     return "";
 }
 
-void draw_plot_and_tell(Reporter &report, const nlohmann::json &figures, const std::string &output) {
-    const std::string why = draw_plot(figures, output);
-    report.note(why.empty() ? "plot: " + output : "plot: not drawn: " + why);
+void PlotReporter::draw(const nlohmann::json &figures) {
+    const std::string why = draw_plot(made_valid_utf8(figures), output_);
+    out_ << escape_for_terminal(why.empty() ? "plot: " + output_ : "plot: not drawn: " + why, true) << "\n"
+         << std::flush;
 }
 
 } // namespace gemm

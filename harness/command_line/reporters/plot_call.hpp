@@ -3,8 +3,10 @@
 #pragma once
 
 #include "command_line/reporters/reporter.hpp"
+#include "command_line/reporters/summary_json.hpp"
 
 #include <nlohmann/json.hpp>
+#include <ostream>
 #include <string>
 
 namespace gemm {
@@ -23,7 +25,19 @@ int ensure_matplotlib();
 // Writes `figures` next to `output` (as OUTPUT.json) and draws them; "" or why not.
 std::string draw_plot(const nlohmann::json &figures, const std::string &output);
 
-// draw_plot, then a note to the reporters: where the picture is, or why there is none.
-void draw_plot_and_tell(Reporter &report, const nlohmann::json &figures, const std::string &output);
+// --plot FILE: draws the figures of a rank, compare or history run (their JSON,
+// summary_json.hpp) and says in one line on `out` where the picture is, or why there is none.
+class PlotReporter : public Reporter {
+  public:
+    PlotReporter(std::ostream &out, std::string output) : out_(out), output_(std::move(output)) {}
+    void ranked(const RankSummary &x) override { draw(nlohmann::json(x)); }
+    void compared(const CompareSummary &x) override { draw(nlohmann::json(x)); }
+    void history_listed(const HistoryList &x) override { draw(nlohmann::json(x)); }
+
+  private:
+    void draw(const nlohmann::json &figures);
+    std::ostream &out_;
+    std::string output_;
+};
 
 } // namespace gemm

@@ -1,11 +1,15 @@
 // Every mode (suite, stress, sanitize, rank, compare, history) tells what happened
-// through these events, and the reporters turn them into the console table, the JSON
-// report and a JUnit file: one set of events, several outputs, as google/benchmark's
-// reporters. No mode writes to the terminal itself.
+// through these events, as typed values (a case result, the summaries of summaries.hpp),
+// and the reporters turn them into the console table, the JSON report, a JUnit file, the
+// history and a plot: one set of events, several outputs, as google/benchmark's reporters.
+// A mode formats nothing; its notes are sentences about the run ("rank: no score: …").
 #pragma once
 
 #include "channel/protocol.hpp"
 #include "command_line/reporters/report.hpp"
+#include "command_line/reporters/summaries.hpp"
+#include "command_line/reporters/summary_json.hpp"
+#include "command_line/reporters/summary_text.hpp"
 
 #include <memory>
 #include <nlohmann/json.hpp>
@@ -32,14 +36,19 @@ class Reporter {
     // Cases the run did not judge (fail-fast), and why; after the last case judged.
     virtual void cases_not_run(const NotRun &) {}
     virtual void case_finished(const CaseResult &, const TestCase &, const CasePolicy &) {}
-    // A result beyond the cases (a shrunk failure, a stress run, a rank score): `value`
-    // goes into the JSON report under `key`, `text` to the console.
-    virtual void finding(const std::string &, const nlohmann::json &, const std::string &) {}
+    // What a run found beyond its cases (summaries.hpp).
+    virtual void no_gpu(const NoGpu &) {}
+    virtual void shrunk(const ShrinkFinding &) {}
+    virtual void stressed(const StressFinding &) {}
+    virtual void profiled(const ProfileFinding &) {}
+    virtual void ranked(const RankSummary &) {}
+    virtual void compared(const CompareSummary &) {}
+    virtual void history_listed(const HistoryList &) {}
+    virtual void leaderboards_listed(const Leaderboards &) {}
     virtual void run_finished(const RunContext &, const std::vector<CaseResult> &, int) {}
 };
 
-// Forwards every event to each reporter it holds. A finding's value is made valid UTF-8
-// first (made_valid_utf8), so every JSON it reaches can be written. When a reporter cannot
+// Forwards every event to each reporter it holds. When a reporter cannot
 // write its file, the others still run; then run_finished throws SetupError naming every
 // file that failed (exit status 7).
 class Reporters : public Reporter {
@@ -52,7 +61,14 @@ class Reporters : public Reporter {
     void case_skipped(const TestCase &tc, const std::string &why) override;
     void cases_not_run(const NotRun &not_run) override;
     void case_finished(const CaseResult &r, const TestCase &tc, const CasePolicy &policy) override;
-    void finding(const std::string &key, const nlohmann::json &value, const std::string &text) override;
+    void no_gpu(const NoGpu &x) override;
+    void shrunk(const ShrinkFinding &x) override;
+    void stressed(const StressFinding &x) override;
+    void profiled(const ProfileFinding &x) override;
+    void ranked(const RankSummary &x) override;
+    void compared(const CompareSummary &x) override;
+    void history_listed(const HistoryList &x) override;
+    void leaderboards_listed(const Leaderboards &x) override;
     void run_finished(const RunContext &run, const std::vector<CaseResult> &results, int exit_status) override;
 
   private:
@@ -74,10 +90,18 @@ class ConsoleReporter : public Reporter {
     void case_skipped(const TestCase &tc, const std::string &why) override;
     void cases_not_run(const NotRun &not_run) override;
     void case_finished(const CaseResult &r, const TestCase &tc, const CasePolicy &policy) override;
-    void finding(const std::string &key, const nlohmann::json &value, const std::string &text) override;
+    void no_gpu(const NoGpu &x) override { said(text_of(x)); }
+    void shrunk(const ShrinkFinding &x) override { said(text_of(x)); }
+    void stressed(const StressFinding &x) override { said(text_of(x)); }
+    void profiled(const ProfileFinding &x) override { said(text_of(x)); }
+    void ranked(const RankSummary &x) override { said(text_of(x)); }
+    void compared(const CompareSummary &x) override { said(text_of(x)); }
+    void history_listed(const HistoryList &x) override { said(text_of(x)); }
+    void leaderboards_listed(const Leaderboards &x) override;
     void run_finished(const RunContext &run, const std::vector<CaseResult> &results, int exit_status) override;
 
   private:
+    void said(const std::string &text); // a summary's block of text, escaped
     std::ostream &out_;
     bool show_output_, verbose_, colour_;
     ConsoleLayout layout_;
@@ -85,18 +109,42 @@ class ConsoleReporter : public Reporter {
     bool said_once_ = false; // the run's one reason was said (CE, or the solution never loaded): no table follows
 };
 
-// --json FILE: report_json() with every finding, written when the run ends; a file that
-// cannot be written is a SetupError naming it.
-class JsonReporter : public Reporter {
+// The summaries a run told, as JSON under their keys (summary_json.hpp), made valid UTF-8
+// (made_valid_utf8) so that every report holding them can be written: for the reporters
+// that write a whole report at the end (--json, the history).
+class SummariesAsJson : public Reporter {
+  public:
+    void cases_not_run(const NotRun &not_run) override;
+    void no_gpu(const NoGpu &x) override { keep("no_gpu", x); }
+    void shrunk(const ShrinkFinding &x) override { keep("shrink", x); }
+    void stressed(const StressFinding &x) override { keep("stress", x); }
+    void profiled(const ProfileFinding &x) override { keep("profile", x); }
+    void ranked(const RankSummary &x) override { keep("rank", x); }
+    void compared(const CompareSummary &x) override { keep("compare", x); }
+    void history_listed(const HistoryList &x) override { keep("history", x); }
+    void leaderboards_listed(const Leaderboards &x) override { keep("leaderboard", x); }
+
+  protected:
+    // The report of the run with every summary under its key (report_json, whose schema is
+    // docs/report.schema.json).
+    nlohmann::json whole_report(const RunContext &run, const std::vector<CaseResult> &results, int exit_status) const;
+    nlohmann::json findings_ = nlohmann::json::object();
+
+  private:
+    template <typename Summary> void keep(const char *key, const Summary &x) {
+        findings_[key] = made_valid_utf8(nlohmann::json(x));
+    }
+};
+
+// --json FILE: the whole report, written when the run ends; a file that cannot be written
+// is a SetupError naming it.
+class JsonReporter : public SummariesAsJson {
   public:
     explicit JsonReporter(std::string path) : path_(std::move(path)) {}
-    void cases_not_run(const NotRun &not_run) override;
-    void finding(const std::string &key, const nlohmann::json &value, const std::string &text) override;
     void run_finished(const RunContext &run, const std::vector<CaseResult> &results, int exit_status) override;
 
   private:
     std::string path_;
-    nlohmann::json findings_ = nlohmann::json::object();
 };
 
 // --junit FILE: one <testcase> per case, a <failure> for WA and TLE, an <error> for RE,
@@ -106,7 +154,7 @@ class JUnitReporter : public Reporter {
   public:
     explicit JUnitReporter(std::string path) : path_(std::move(path)) {}
     void cases_not_run(const NotRun &not_run) override { not_run_ = not_run; }
-    void finding(const std::string &key, const nlohmann::json &value, const std::string &text) override;
+    void no_gpu(const NoGpu &x) override { no_gpu_ = x.why; }
     void run_finished(const RunContext &run, const std::vector<CaseResult> &results, int exit_status) override;
 
   private:

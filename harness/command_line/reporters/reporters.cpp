@@ -69,9 +69,29 @@ void Reporters::cases_not_run(const NotRun &not_run) {
 void Reporters::case_finished(const CaseResult &result, const TestCase &tc, const CasePolicy &policy) {
     for (auto &r : all_) r->case_finished(result, tc, policy);
 }
-void Reporters::finding(const std::string &key, const nlohmann::json &value, const std::string &text) {
-    const nlohmann::json valid = made_valid_utf8(value);
-    for (auto &r : all_) r->finding(key, valid, text);
+void Reporters::no_gpu(const NoGpu &x) {
+    for (auto &r : all_) r->no_gpu(x);
+}
+void Reporters::shrunk(const ShrinkFinding &x) {
+    for (auto &r : all_) r->shrunk(x);
+}
+void Reporters::stressed(const StressFinding &x) {
+    for (auto &r : all_) r->stressed(x);
+}
+void Reporters::profiled(const ProfileFinding &x) {
+    for (auto &r : all_) r->profiled(x);
+}
+void Reporters::ranked(const RankSummary &x) {
+    for (auto &r : all_) r->ranked(x);
+}
+void Reporters::compared(const CompareSummary &x) {
+    for (auto &r : all_) r->compared(x);
+}
+void Reporters::history_listed(const HistoryList &x) {
+    for (auto &r : all_) r->history_listed(x);
+}
+void Reporters::leaderboards_listed(const Leaderboards &x) {
+    for (auto &r : all_) r->leaderboards_listed(x);
 }
 void Reporters::run_finished(const RunContext &run, const std::vector<CaseResult> &results, int exit_status) {
     std::string failures;
@@ -139,8 +159,12 @@ void ConsoleReporter::case_finished(const CaseResult &r, const TestCase &tc, con
     out_ << std::flush;
 }
 
-void ConsoleReporter::finding(const std::string &, const nlohmann::json &, const std::string &text) {
+void ConsoleReporter::said(const std::string &text) {
     if (!text.empty()) out_ << escape_for_terminal(text, true) << (text.back() == '\n' ? "" : "\n") << std::flush;
+}
+
+void ConsoleReporter::leaderboards_listed(const Leaderboards &x) {
+    for (const Leaderboard &board : x.boards) said(text_of(board));
 }
 
 void ConsoleReporter::run_finished(const RunContext &run, const std::vector<CaseResult> &results, int) {
@@ -157,23 +181,27 @@ void ConsoleReporter::run_finished(const RunContext &run, const std::vector<Case
 
 // ---- JsonReporter ----------------------------------------------------------------------
 
-void JsonReporter::finding(const std::string &key, const nlohmann::json &value, const std::string &) {
-    findings_[key] = value;
-}
-
-void JsonReporter::cases_not_run(const NotRun &not_run) {
+void SummariesAsJson::cases_not_run(const NotRun &not_run) {
     findings_["not_run"] = made_valid_utf8({{"cases", not_run.names}, {"why", not_run.why}});
 }
 
-void JsonReporter::run_finished(const RunContext &run, const std::vector<CaseResult> &results, int exit_status) {
+nlohmann::json SummariesAsJson::whole_report(const RunContext &run, const std::vector<CaseResult> &results,
+                                             int exit_status) const {
     auto report = report_json(run, results, exit_status);
-    if (findings_.contains("no_gpu")) {
+    nlohmann::json findings = findings_;
+    if (findings.contains("no_gpu")) {
         report["summary"]["worst"] = nullptr;
-        report["summary"]["no_gpu"] = findings_["no_gpu"];
-        findings_.erase("no_gpu");
+        report["summary"]["no_gpu"] = findings["no_gpu"];
+        findings.erase("no_gpu");
     }
-    report.update(findings_);
-    write_report_file("--json", path_, report.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n");
+    report.update(findings);
+    return report;
+}
+
+void JsonReporter::run_finished(const RunContext &run, const std::vector<CaseResult> &results, int exit_status) {
+    write_report_file("--json", path_,
+                      whole_report(run, results, exit_status).dump(2, ' ', false, nlohmann::json::error_handler_t::replace) +
+                          "\n");
 }
 
 // ---- JUnitReporter ---------------------------------------------------------------------
@@ -248,10 +276,6 @@ std::string junit_xml(const RunContext &run, const std::vector<CaseResult> &resu
     std::ostringstream out;
     doc.save(out, "  ", pugi::format_default, pugi::encoding_utf8);
     return out.str();
-}
-
-void JUnitReporter::finding(const std::string &key, const nlohmann::json &value, const std::string &) {
-    if (key == "no_gpu") no_gpu_ = value.is_string() ? value.get<std::string>() : value.dump();
 }
 
 void JUnitReporter::run_finished(const RunContext &run, const std::vector<CaseResult> &results, int) {

@@ -1,4 +1,4 @@
-#include "command_line/history/history_reporter.hpp"
+#include "command_line/reporters/history_reporter.hpp"
 #include "common/errors.hpp"
 #include "verification/run_score.hpp"
 #include "judging/compile/content_hash.hpp"
@@ -56,10 +56,6 @@ HistoryPlace HistoryReporter::place() const {
     return database_.empty() ? HistoryPlace::default_place : HistoryPlace::named;
 }
 
-void HistoryReporter::finding(const std::string &key, const nlohmann::json &value, const std::string &) {
-    findings_[key] = value;
-}
-
 void HistoryReporter::run_finished(const RunContext &run, const std::vector<CaseResult> &results, int exit_status) {
     if (results.empty() || !run.device.present) return; // nothing ran on a GPU: no attempt to remember
     Attempt a;
@@ -79,9 +75,7 @@ void HistoryReporter::run_finished(const RunContext &run, const std::vector<Case
     }
     if (findings_.contains("rank") && findings_["rank"].contains("noise_floor"))
         a.noise_floor = findings_["rank"]["noise_floor"].get<double>();
-    auto report = report_json(run, results, exit_status);
-    report.update(findings_);
-    a.report_json = report.dump();
+    a.report_json = whole_report(run, results, exit_status).dump();
     for (const auto &r : results) a.cases.push_back(record_of(r));
     try {
         History history = History::open(file(), place());

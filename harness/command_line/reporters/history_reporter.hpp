@@ -13,18 +13,16 @@
 
 namespace gemm {
 
-class HistoryReporter : public Reporter {
+class HistoryReporter : public SummariesAsJson {
   public:
     // database: the file named by --history, or empty for the default place.
     HistoryReporter(std::string database, std::string mode, std::string judge_version);
-    void finding(const std::string &key, const nlohmann::json &value, const std::string &text) override;
     void run_finished(const RunContext &run, const std::vector<CaseResult> &results, int exit_status) override;
 
   private:
     std::string file() const;
     HistoryPlace place() const;
     std::string database_, mode_, judge_version_;
-    nlohmann::json findings_ = nlohmann::json::object();
 };
 
 } // namespace gemm
