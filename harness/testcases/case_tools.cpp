@@ -2,6 +2,7 @@
 // writes is first parsed by parse_testcase, so the tools can never produce a case the
 // judge would reject; the grammar and its limits live in testcase.cpp alone.
 #include "testcases/case_tools.hpp"
+#include "testcases/categories.hpp"
 
 #include "testcases/testcase.hpp"
 #include "verification/check.hpp"
@@ -498,7 +499,7 @@ std::optional<std::string> problem_of_file(const std::string &path, const std::s
 
 std::string categories_text() {
     std::string text;
-    for (const auto &category : case_categories()) text += (text.empty() ? "" : ", ") + category;
+    for (const auto &category : category_names()) text += (text.empty() ? "" : ", ") + category;
     return text;
 }
 
@@ -528,7 +529,7 @@ std::optional<std::string> uncategorized(const fs::path &file, const std::string
     const std::string folder = relative.begin()->string();
     if (std::next(relative.begin()) == relative.end())
         return never_runs(file, "it is in no category folder (" + categories_text() + ")", true);
-    const auto &categories = case_categories();
+    const auto categories = category_names();
     if (std::find(categories.begin(), categories.end(), folder) != categories.end()) return std::nullopt;
     return never_runs(
         file, "the folder '" + escape_for_terminal(folder) + "' is not a category (" + categories_text() + ")", true);

@@ -39,7 +39,7 @@ std::string show_case(const TestCase &tc);
 // "file:line: why" string per problem, empty when all is valid; includes expected-C mismatches and never_run_files.
 std::vector<std::string> validate_path(const std::string &path, const std::string &suite_root);
 // "file:0: never runs: why" for each file at or below `path` that a problem setter meant as a case and no run
-// takes: a *.case file below the suite root outside every category folder (case_categories; only --case or
+// takes: a *.case file below the suite root outside every category folder (categories.hpp; only --case or
 // --category picks it), a name the loader passes over ("x.CASE", a file named ".case"), a link to a folder of
 // cases (the loader does not follow links to folders). Files outside the suite root are not placed in it.
 std::vector<std::string> never_run_files(const std::string &path, const std::string &suite_root);

@@ -1,4 +1,5 @@
 #include "testcases/testcase.hpp"
+#include "testcases/categories.hpp"
 #include "verification/check.hpp"
 #include "verification/reference.hpp"
 #include "common/terminal_text.hpp"
@@ -18,7 +19,7 @@ namespace {
 
 // The order a learner wants to read: the tiny public cases, the edge shapes, the big ones.
 int category_rank(const std::string &category) {
-    const auto &order = case_categories();
+    const auto order = category_names();
     return static_cast<int>(std::find(order.begin(), order.end(), category) - order.begin());
 }
 
@@ -362,11 +363,6 @@ TestCase load_testcase(const std::string &path, const std::string &suite_root) {
     if (auto why = expected_output_mismatch(tc, reference_on_cpu(tc.A, tc.B, tc.M, tc.N, tc.K)))
         throw TestcaseError(escape_for_terminal(*why));
     return tc;
-}
-
-const std::vector<std::string> &case_categories() {
-    static const std::vector<std::string> order = {"sample", "secret", "perf", "rank", "huge"};
-    return order;
 }
 
 bool case_selected(const std::string &case_name, const std::string &selector) {

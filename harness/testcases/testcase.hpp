@@ -74,11 +74,6 @@ TestCase parse_option_case(const std::vector<OptionLine> &lines, const std::stri
 // C that disagrees with A·B (expected_output_mismatch) are TestcaseErrors too.
 TestCase load_testcase(const std::string &path, const std::string &suite_root);
 
-// The categories, in the order a suite lists them: the folders below the suite root whose
-// cases some run takes without being told their names (the judge: sample, secret, perf;
-// rank: perf, rank; huge when --category names it).
-const std::vector<std::string> &case_categories();
-
 // Does a --case selector pick this testcase? Exact name, a category ("perf"), or a tail
 // of the name after any `/`: its last part ("04-primes"), at any depth of folders.
 bool case_selected(const std::string &case_name, const std::string &selector);

@@ -2,6 +2,10 @@
 #include <doctest/doctest.h>
 
 #include "judging/case_policy.hpp"
+#include "testcases/categories.hpp"
+
+#include <algorithm>
+#include <filesystem>
 
 using namespace gemm;
 
@@ -61,4 +65,25 @@ TEST_CASE("cases timed for correctness alone get a shorter budget unless --time-
     o.time_budget_given = true;
     CHECK(policy_for(in_category("secret"), o).sampling.budget_s == 1.5);
     CHECK(policy_for(in_category("perf"), o).sampling.budget_s == 1.5);
+}
+
+TEST_CASE("each category's row decides its policy, and the suite's folders are exactly the table's categories") {
+    CaseRunOptions o;
+    o.shrink = true;
+    for (const auto &category : categories()) {
+        CAPTURE(category.name);
+        const CasePolicy p = policy_for(in_category(category.name), o);
+        CHECK(p.baseline == category.against_cublas);
+        CHECK(p.shrink == category.shrinks);
+        CHECK(p.reveal == category.public_data);
+        CHECK((p.sampling.budget_s == o.time_budget_s) == (category.measured || category.against_cublas));
+    }
+    CHECK(default_category_names() == std::vector<std::string>{"sample", "secret", "perf"});
+    std::vector<std::string> folders;
+    for (const auto &entry : std::filesystem::directory_iterator(GEMM_SOURCE_DIR "/testcases"))
+        if (entry.is_directory()) folders.push_back(entry.path().filename().string());
+    std::sort(folders.begin(), folders.end());
+    auto names = category_names();
+    std::sort(names.begin(), names.end());
+    CHECK(folders == names);
 }

@@ -7,29 +7,6 @@
 
 namespace gemm {
 
-const char *precision_name(Precision p) {
-    switch (p) {
-    case Precision::FP32: return "fp32";
-    case Precision::TF32: return "tf32";
-    case Precision::BF16: return "bf16";
-    }
-    return "fp32";
-}
-
-std::optional<Precision> parse_precision(const std::string &name) {
-    for (Precision p : {Precision::FP32, Precision::TF32, Precision::BF16})
-        if (name == precision_name(p)) return p;
-    return std::nullopt;
-}
-
-double input_unit_roundoff(Precision p) {
-    switch (p) {
-    case Precision::TF32: return 0x1p-11; // 10 stored mantissa bits
-    case Precision::BF16: return 0x1p-8;  // 7 stored mantissa bits
-    default: return 0;
-    }
-}
-
 double gamma_n(int N) {
     const double nu = N * fp32_unit_roundoff;
     return nu / (1.0 - nu);
@@ -45,9 +22,8 @@ double normwise_tolerance(int N, Precision p) {
 }
 
 std::string error_class(double normwise_error, int N) {
-    if (normwise_error <= normwise_tolerance(N, Precision::FP32)) return "FP32-like";
-    if (normwise_error <= normwise_tolerance(N, Precision::TF32)) return "TF32-like";
-    if (normwise_error <= normwise_tolerance(N, Precision::BF16)) return "BF16-like";
+    for (const auto &t : precisions())
+        if (normwise_error <= normwise_tolerance(N, t.precision)) return t.error_class;
     return "worse than BF16";
 }
 
@@ -148,12 +124,10 @@ Judgement judge_output(const OutputCheck &o, const IntegrityCheck &g) {
         s.precision(3);
         s << "normwise error " << o.normwise_error << " is " << o.normwise_ratio << "× the " << precision
           << " bound: error is " << o.error_class;
-        if (o.precision == Precision::FP32 && o.error_class != "worse than BF16") {
-            std::string mode = o.error_class.substr(0, 4); // "TF32" or "BF16"
-            std::string flag = mode == "TF32" ? "tf32" : "bf16";
-            s << " (precision below FP32: tensor cores in " << mode << " mode? --precision " << flag
-              << " judges such solutions)";
-        }
+        for (const auto &t : precisions())
+            if (o.precision == Precision::FP32 && t.precision != Precision::FP32 && o.error_class == t.error_class)
+                s << " (precision below FP32: tensor cores in " << std::string(t.error_class).substr(0, 4)
+                  << " mode? --precision " << t.name << " judges such solutions)";
         problems.push_back(s.str());
     }
     if (!o.pattern.empty()) problems.push_back("where: " + o.pattern);

@@ -4,13 +4,14 @@
 // error analysis proves it for any summation order in FP32, with or without FMA, so a
 // correct kernel cannot fail it; c = 2 leaves room for the reference's own rounding
 // and for a final conversion, and a 3×TF32 emulation passes it from N = 7 on.
-// Normwise: ‖C − R‖_F / ‖R‖_F ≤ 4·u·√N. Correct FP32 kernels measured at most 0.45·u·√N
-// on an H200 (DESIGN.md), while 1×TF32 lands near 2.6e-4 on zero-mean data at every N,
-// which the elementwise bound alone lets through once N is large.
+// Normwise: ‖C − R‖_F / ‖R‖_F ≤ 4·u·√N. Correct FP32 kernels stay well inside it (the
+// margin measured on the H200 is in docs/perf-notes.md), while 1×TF32 lands near 2.6e-4
+// on zero-mean data at every N, which the elementwise bound alone lets through once N is large.
 #pragma once
 
 #include "verification/diagnosis.hpp"
 #include "verification/element_check.hpp"
+#include "verification/precision.hpp"
 #include "verification/reference.hpp"
 #include "verification/verdict.hpp"
 
@@ -24,13 +25,9 @@ constexpr double fp32_unit_roundoff = 0x1p-24;
 constexpr double elementwise_safety_factor = 2.0;
 constexpr double normwise_factor = 4.0;
 
-// The arithmetic a solution is judged against. FP32 is the default; TF32 and BF16
-// admit tensor-core solutions under bounds derived the same way: each input rounded
-// to p mantissa bits adds 2·u_p per product (u_p = 2^-(p+1)) to the FP32 summation term.
-enum class Precision { FP32, TF32, BF16 };
-const char *precision_name(Precision p);
-std::optional<Precision> parse_precision(const std::string &name);
-double input_unit_roundoff(Precision p); // 0 for FP32, 2^-11 for TF32, 2^-8 for BF16
+// The arithmetic a solution is judged against (precision.hpp): TF32 and BF16 admit
+// tensor-core solutions under bounds derived the same way: each input rounded to p mantissa
+// bits adds 2·u_p per product (u_p = 2^-(p+1)) to the FP32 summation term.
 
 double gamma_n(int N);
 // c·(γ_N + 2·u_p + u_p²)·(|A||B|)ᵢⱼ.
@@ -60,7 +57,7 @@ struct OutputCheck {
 };
 
 // Compares C with R on the CPU, element by element (the GPU does the same in
-// worker/device_check.cu for the worker; this one is the oracle of the CPU tests).
+// referee/device_check.cu for the referee; this one is the oracle of the CPU tests).
 OutputCheck compare_output(const float *C, const Reference &ref, Precision p = Precision::FP32);
 
 // The figures both checks derive from their pass over C: the normwise error and its

@@ -1,5 +1,6 @@
 #include "command_line/modes/ranked_set.hpp"
 #include "measurement/stats.hpp"
+#include "testcases/categories.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -9,7 +10,7 @@ namespace gemm {
 std::vector<TestCase> ranked_cases(const JudgeOptions &options) {
     std::vector<TestCase> ranked;
     for (auto &tc : load_suite(options.testcases_dir))
-        if (tc.category == "perf" || tc.category == "rank") ranked.push_back(std::move(tc));
+        if (category_traits(tc.category).ranked) ranked.push_back(std::move(tc));
     return ranked;
 }
 

@@ -7,6 +7,7 @@
 #include "judging/compile/compile.hpp"
 #include "judging/compile/compile_cache.hpp"
 #include "judging/compile/gpu_target.hpp"
+#include "testcases/categories.hpp"
 #include "testcases/command_line_case.hpp"
 #include "command_line/options/help_format.hpp"
 #include "command_line/options/usage_errors.hpp"
@@ -21,6 +22,7 @@
 #include <cstring>
 #include <filesystem>
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <sstream>
 #include <unistd.h>
 
@@ -437,7 +439,7 @@ std::variant<JudgeOptions, int> parse_command_line(int argc, const char *const *
     o.testcases_dir = defaults.testcases_dir;
     o.nvcc = defaults.nvcc;
     o.cache_dir = default_cache_dir();
-    std::string categories = "sample,secret,perf", shape, case_shape;
+    std::string categories = fmt::format("{}", fmt::join(default_category_names(), ",")), shape, case_shape;
     std::vector<std::string> help_topic;
     long long seed = 1;
     CLI::App app{"Judges a CUDA GEMM solution: compiles it, runs every testcase in an isolated worker, checks "
@@ -451,7 +453,8 @@ std::variant<JudgeOptions, int> parse_command_line(int argc, const char *const *
     app.add_option("solution", o.solution, "the .cu file to judge");
     auto *case_option = app.add_option("--case", o.cases,
                                        "run only these cases: a name (secret/04-primes), its last part "
-                                       "(04-primes) or a category (sample, secret, perf); repeatable")
+                                       "(04-primes) or a category (" + fmt::format("{}", fmt::join(category_names(), ", ")) +
+                                           "); repeatable")
                             ->option_text("NAME");
     auto *category_option = app.add_option("--category", categories,
                                            "the categories to run, comma-separated; huge (over 2^31 elements, "
@@ -464,7 +467,7 @@ std::variant<JudgeOptions, int> parse_command_line(int argc, const char *const *
                                  ->capture_default_str();
     app.add_option("--precision", o.case_run.precision, "the arithmetic judged against: fp32, or tf32/bf16 for tensor cores")
         ->option_text("NAME")
-        ->check(one_of({"fp32", "tf32", "bf16"}))
+        ->check(one_of(precision_names()))
         ->capture_default_str();
     auto *shape_option = app.add_option("--shape", shape,
                                         "judge one generated case of this shape instead of the suite, e.g. 17x33x5 "

@@ -408,6 +408,7 @@ nlohmann::json report_json(const RunContext &run, const std::vector<CaseResult> 
     }
     std::map<std::string, int> counts;
     for (const auto &r : results) ++counts[verdict_name(r.verdict)];
+    const PrecisionTraits &precision = traits_of(parse_precision(run.precision).value_or(Precision::FP32));
     return made_valid_utf8(
         {{"solution", run.solution},
          {"compile",
@@ -419,11 +420,13 @@ nlohmann::json report_json(const RunContext &run, const std::vector<CaseResult> 
          {"device", run.device},
          {"cpus", run.cpus},
          {"bounds",
-          {{"unit_roundoff", fp32_unit_roundoff},
-           {"elementwise", "2·γ_N·(|A||B|)ij"},
-           {"normwise", "4·u·√N"},
-           {"timed_calls", "Freivalds: |(C·x − A·(B·x))i| ≤ 2·γ_N·(|A|·(|B|·|x|))i·(1+2g) + 2g·((|A|·(|B|·|x|))i + "
-                           "(|C|·|x|)i), g = γ64_(N+K+2), for 2 random x ∈ {±1}^K; 1024 sampled elements held to "
+          {{"precision", precision.name},
+           {"unit_roundoff", fp32_unit_roundoff},
+           {"input_unit_roundoff", precision.input_unit_roundoff},
+           {"elementwise", precision.elementwise_text},
+           {"normwise", precision.normwise_text},
+           {"timed_calls", "Freivalds: |(C·x − A·(B·x))i| ≤ b·(|A|·(|B|·|x|))i·(1+2g) + 2g·((|A|·(|B|·|x|))i + "
+                           "(|C|·|x|)i), b·(|A||B|)ij the elementwise bound, g = γ64_(N+K+2), for 2 random x ∈ {±1}^K; 1024 sampled elements held to "
                            "the elementwise bound, their normwise error to 3× the normwise bound"}}},
          {"time_budget_s", run.time_budget_s},
          {"correctness_time_budget_s", run.correctness_time_budget_s},

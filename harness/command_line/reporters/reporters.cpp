@@ -114,7 +114,8 @@ ConsoleReporter::ConsoleReporter(std::ostream &out, bool show_output, bool verbo
 void ConsoleReporter::run_started(const RunContext &run) {
     layout_ = ConsoleLayout(run.planned);
     out_ << format_header(run);
-    if (run.precision != "fp32") out_ << "precision: judged as " << run.precision << " (tensor cores admitted)\n";
+    if (const auto p = parse_precision(run.precision); p && *traits_of(*p).console_note)
+        out_ << traits_of(*p).console_note << "\n";
     out_ << format_column_titles(layout_) << std::flush;
 }
 
