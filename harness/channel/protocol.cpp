@@ -106,41 +106,6 @@ void from_json(const json &j, TestCase &tc) {
     }
 }
 
-void to_json(json &j, const DeviceInfo &d) {
-    j = json{{"present", d.present},
-             {"error", d.error},
-             {"name", d.name},
-             {"compute_capability", d.arch()},
-             {"cc_major", d.cc_major},
-             {"cc_minor", d.cc_minor},
-             {"sm_count", d.sm_count},
-             {"l2_bytes", d.l2_bytes},
-             {"memory_bytes", d.memory_bytes},
-             {"driver_version", d.driver_version},
-             {"cuda_driver_version", d.cuda_driver_version},
-             {"cuda_runtime_version", d.cuda_runtime_version},
-             {"sm_clock_mhz", d.sm_clock_mhz},
-             {"sm_clock_max_mhz", d.sm_clock_max_mhz},
-             {"memory_clock_mhz", d.memory_clock_mhz}};
-}
-
-void from_json(const json &j, DeviceInfo &d) {
-    j.at("present").get_to(d.present);
-    j.at("error").get_to(d.error);
-    j.at("name").get_to(d.name);
-    j.at("cc_major").get_to(d.cc_major);
-    j.at("cc_minor").get_to(d.cc_minor);
-    j.at("sm_count").get_to(d.sm_count);
-    j.at("l2_bytes").get_to(d.l2_bytes);
-    j.at("memory_bytes").get_to(d.memory_bytes);
-    j.at("driver_version").get_to(d.driver_version);
-    j.at("cuda_driver_version").get_to(d.cuda_driver_version);
-    j.at("cuda_runtime_version").get_to(d.cuda_runtime_version);
-    j.at("sm_clock_mhz").get_to(d.sm_clock_mhz);
-    j.at("sm_clock_max_mhz").get_to(d.sm_clock_max_mhz);
-    j.at("memory_clock_mhz").get_to(d.memory_clock_mhz);
-}
-
 namespace {
 
 json bad_element_json(const std::optional<BadElement> &e) {
@@ -307,22 +272,11 @@ void from_json(const json &j, OutputCheck &o) {
     o.first_unwritten = bad_element_from(j.at("first_unwritten"));
 }
 
-void to_json(json &j, const CallClock &c) {
-    j = json{{"total", c.total_ms}, {"hand_out", c.hand_out_ms}, {"runner_turn", c.runner_turn_ms}, {"snapshot", c.snapshot_ms}};
-}
-
-void from_json(const json &j, CallClock &c) {
-    c.total_ms = j.value("total", 0.0);
-    c.hand_out_ms = j.value("hand_out", 0.0);
-    c.runner_turn_ms = j.value("runner_turn", 0.0);
-    c.snapshot_ms = j.value("snapshot", 0.0);
-}
-
 namespace {
 
-json optional_ms(const std::optional<double> &ms) { return ms ? json(*ms) : json(nullptr); }
+json optional_number(const std::optional<double> &x) { return x ? json(*x) : json(nullptr); }
 
-std::optional<double> optional_ms(const json &j, const char *key) {
+std::optional<double> optional_number(const json &j, const char *key) {
     const auto found = j.find(key);
     if (found == j.end() || !found->is_number()) return std::nullopt;
     return found->get<double>();
@@ -330,119 +284,62 @@ std::optional<double> optional_ms(const json &j, const char *key) {
 
 } // namespace
 
-void to_json(json &j, const StandInCost &c) {
-    j = json{{"kind", c.kind},
-             {"median_ms", c.median_ms},
-             {"spread_ms", c.spread_ms},
-             {"samples", c.samples},
-             {"capped", c.capped}};
+void to_json(json &j, const EmptyCall &e) {
+    j = json{{"median_ms", e.median_ms},
+             {"spread_ms", e.spread_ms},
+             {"samples", e.samples},
+             {"measured_before_solution", e.measured_before_solution},
+             {"median_phases", e.median_phases},
+             {"own_events_ms", optional_number(e.own_events_ms)},
+             {"stands_in_for_ms", optional_number(e.stands_in_for_ms)},
+             {"empty_median_ms", e.empty_median_ms},
+             {"capped", e.capped},
+             {"stand_ins", e.stand_ins},
+             {"interleaved", e.interleaved},
+             {"solution_process_excess_ms", optional_number(e.solution_process_excess_ms)},
+             {"solution_process_samples", e.solution_process_samples}};
 }
 
-void from_json(const json &j, StandInCost &c) {
-    j.at("kind").get_to(c.kind);
-    j.at("median_ms").get_to(c.median_ms);
-    c.spread_ms = j.value("spread_ms", 0.0);
-    c.samples = j.value("samples", 0);
-    c.capped = j.value("capped", false);
+void from_json(const json &j, EmptyCall &e) {
+    j.at("median_ms").get_to(e.median_ms);
+    j.at("spread_ms").get_to(e.spread_ms);
+    j.at("samples").get_to(e.samples);
+    j.at("measured_before_solution").get_to(e.measured_before_solution);
+    j.at("median_phases").get_to(e.median_phases);
+    e.own_events_ms = optional_number(j, "own_events_ms");
+    e.stands_in_for_ms = optional_number(j, "stands_in_for_ms");
+    j.at("empty_median_ms").get_to(e.empty_median_ms);
+    j.at("capped").get_to(e.capped);
+    j.at("stand_ins").get_to(e.stand_ins);
+    j.at("interleaved").get_to(e.interleaved);
+    e.solution_process_excess_ms = optional_number(j, "solution_process_excess_ms");
+    j.at("solution_process_samples").get_to(e.solution_process_samples);
 }
 
 void to_json(json &j, const TimedRun &t) {
-    const auto &s = t.stats;
-    j = json{{"samples", s.samples},
-             {"median_ms", s.median_ms},
-             {"min_ms", s.min_ms},
-             {"max_ms", s.max_ms},
-             {"q1_ms", s.q1_ms},
-             {"q3_ms", s.q3_ms},
-             {"relative_spread", s.relative_spread()},
-             {"clock", "referee globaltimer stamps, less an empty call or a stand-in of the same length"},
-             {"empty_call",
-              {{"median_ms", t.empty_call.median_ms},
-               {"spread_ms", t.empty_call.spread_ms},
-               {"samples", t.empty_call.samples},
-               {"measured_before_solution", t.empty_call.measured_before_solution},
-               {"phases_ms", t.empty_call.median_phases},
-               {"own_events_ms", optional_ms(t.empty_call.own_events_ms)},
-               {"stands_in_for_ms", optional_ms(t.empty_call.stands_in_for_ms)},
-               {"empty_median_ms", t.empty_call.stands_in_for_ms ? t.empty_call.empty_median_ms : t.empty_call.median_ms},
-               {"capped", t.empty_call.capped},
-               {"stand_ins", t.empty_call.stand_ins},
-               {"interleaved", t.empty_call.interleaved},
-               {"solution_process_excess_ms", optional_ms(t.empty_call.solution_process_excess_ms)},
-               {"solution_process_samples", t.empty_call.solution_process_samples}}},
-             {"phases_ms", t.median_phases},
-             {"own_events_ms", optional_ms(t.own_events_ms)},
-             {"own_events_samples_ms", t.own_events_samples_ms},
-             {"sm_clock_mhz", t.sm_clock_mhz},
+    j = json{{"stats", t.stats},
              {"samples_ms", t.samples_ms},
              {"raw_samples_ms", t.raw_samples_ms},
+             {"empty_call", t.empty_call},
+             {"median_phases", t.median_phases},
+             {"own_events_ms", optional_number(t.own_events_ms)},
+             {"own_events_samples_ms", t.own_events_samples_ms},
+             {"sm_clock_mhz", t.sm_clock_mhz},
              {"throttled_samples", t.throttled_samples},
              {"throttled_samples_used", t.throttled_samples_used}};
 }
 
 void from_json(const json &j, TimedRun &t) {
-    auto &s = t.stats;
-    j.at("samples").get_to(s.samples);
-    j.at("median_ms").get_to(s.median_ms);
-    j.at("min_ms").get_to(s.min_ms);
-    j.at("max_ms").get_to(s.max_ms);
-    j.at("q1_ms").get_to(s.q1_ms);
-    j.at("q3_ms").get_to(s.q3_ms);
+    j.at("stats").get_to(t.stats);
+    j.at("samples_ms").get_to(t.samples_ms);
+    j.at("raw_samples_ms").get_to(t.raw_samples_ms);
+    j.at("empty_call").get_to(t.empty_call);
+    j.at("median_phases").get_to(t.median_phases);
+    t.own_events_ms = optional_number(j, "own_events_ms");
+    j.at("own_events_samples_ms").get_to(t.own_events_samples_ms);
     j.at("sm_clock_mhz").get_to(t.sm_clock_mhz);
-    t.samples_ms = j.value("samples_ms", std::vector<double>{});
-    t.raw_samples_ms = j.value("raw_samples_ms", t.samples_ms);
-    if (const auto e = j.find("empty_call"); e != j.end() && e->is_object()) {
-        t.empty_call.median_ms = e->value("median_ms", 0.0);
-        t.empty_call.spread_ms = e->value("spread_ms", 0.0);
-        t.empty_call.samples = e->value("samples", 0);
-        t.empty_call.measured_before_solution = e->value("measured_before_solution", false);
-        if (const auto p = e->find("phases_ms"); p != e->end() && p->is_object()) p->get_to(t.empty_call.median_phases);
-        t.empty_call.own_events_ms = optional_ms(*e, "own_events_ms");
-        t.empty_call.stands_in_for_ms = optional_ms(*e, "stands_in_for_ms");
-        t.empty_call.empty_median_ms = e->value("empty_median_ms", t.empty_call.median_ms);
-        t.empty_call.capped = e->value("capped", false);
-        if (const auto k = e->find("stand_ins"); k != e->end() && k->is_array())
-            t.empty_call.stand_ins = k->get<std::vector<StandInCost>>();
-        t.empty_call.interleaved = e->value("interleaved", false);
-        t.empty_call.solution_process_excess_ms = optional_ms(*e, "solution_process_excess_ms");
-        t.empty_call.solution_process_samples = e->value("solution_process_samples", 0);
-    }
-    if (const auto p = j.find("phases_ms"); p != j.end() && p->is_object()) p->get_to(t.median_phases);
-    t.own_events_ms = optional_ms(j, "own_events_ms");
-    t.own_events_samples_ms = j.value("own_events_samples_ms", std::vector<double>{});
-    t.throttled_samples = j.value("throttled_samples", 0);
-    t.throttled_samples_used = j.value("throttled_samples_used", false);
-}
-
-void to_json(json &j, const PhaseTimes &p) {
-    j = json{{"generate", p.generate}, {"reference", p.reference}, {"solve", p.solve},
-             {"verify", p.verify},     {"timing", p.timing},       {"baseline", p.baseline}};
-}
-
-void from_json(const json &j, PhaseTimes &p) {
-    p.generate = j.value("generate", 0.0);
-    p.reference = j.value("reference", 0.0);
-    p.solve = j.value("solve", 0.0);
-    p.verify = j.value("verify", 0.0);
-    p.timing = j.value("timing", 0.0);
-    p.baseline = j.value("baseline", 0.0);
-}
-
-void to_json(json &j, const Verification &v) {
-    j = json{{"calls", v.calls},
-             {"full_checks", v.full_checks},
-             {"projected_checks", v.projected_checks},
-             {"projection_vectors", v.projection_vectors},
-             {"sampled_elements", v.sampled_elements},
-             {"how", describe(v)}};
-}
-
-void from_json(const json &j, Verification &v) {
-    v.calls = j.value("calls", 0);
-    v.full_checks = j.value("full_checks", 0);
-    v.projected_checks = j.value("projected_checks", 0);
-    v.projection_vectors = j.value("projection_vectors", 0);
-    v.sampled_elements = j.value("sampled_elements", 0);
+    j.at("throttled_samples").get_to(t.throttled_samples);
+    j.at("throttled_samples_used").get_to(t.throttled_samples_used);
 }
 
 void to_json(json &j, const CaseResult &r) {

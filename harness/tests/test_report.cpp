@@ -3,6 +3,7 @@
 
 #include "common/terminal_text.hpp"
 #include "command_line/reporters/report.hpp"
+#include "command_line/reporters/report_json.hpp"
 
 #include <cmath>
 #include <string>
@@ -392,6 +393,34 @@ TEST_CASE("a JSON report with timing but no baseline has gflops and no cuBLAS fr
     CHECK_FALSE(j.at("cases")[0].contains("fraction_of_cublas"));
     CHECK(j.at("cases")[0].at("baseline_cublas").is_null());
     CHECK(j.at("summary").at("worst") == "AC");
+}
+
+TEST_CASE("the JSON report says the schema's version, the device's compute capability, each timing's spread and "
+          "the empty call's own median") {
+    auto r = accepted_cube();
+    r.timing->stats = {17, 1.5, 1.25, 9.75, 1.375, 1.875};
+    r.timing->empty_call.median_ms = 0.3125;
+    r.timing->empty_call.empty_median_ms = 0; // no stand-in: the report gives the empty call's own
+    RunContext run = run_context();
+    run.device.present = true;
+    run.device.cc_major = 9;
+    run.device.cc_minor = 0;
+    const auto j = report_json(run, {r}, 0);
+    CHECK(j.at("schema_version") == report_schema_version);
+    CHECK(j.at("device").at("compute_capability") == "sm_90");
+    const auto &timing = j.at("cases")[0].at("timing");
+    CHECK(timing.at("relative_spread").get<double>() == doctest::Approx(1.0 / 3.0)); // (1.875 − 1.375) / 1.5
+    CHECK(timing.at("empty_call").at("empty_median_ms") == 0.3125);
+}
+
+TEST_CASE("the JSON report's bounds are those of the precision judged against") {
+    RunContext run = run_context();
+    CHECK(report_json(run, {}, 0).at("bounds").at("normwise") == "4·u·√N");
+    run.precision = "tf32";
+    const auto bounds = report_json(run, {}, 0).at("bounds");
+    CHECK(bounds.at("precision") == "tf32");
+    CHECK(bounds.at("input_unit_roundoff") == 0x1p-11);
+    CHECK(bounds.at("normwise") == "4·u·√N + 4·u_p");
 }
 
 TEST_CASE("the verification line adds up every case's verified calls") {

@@ -7,6 +7,9 @@ debian_packages="libcli11-dev doctest-dev nlohmann-json3-dev libxxhash-dev libsq
 # What --plot needs, installed the first time it is used (scripts/lib/ensure-matplotlib.sh)
 # and by scripts/test for the plot tests: not by the first build.
 plot_packages="python3-matplotlib"
+# What only the tests need, installed by scripts/test: the report schema's validator
+# (scripts/check-report).
+test_packages="python3-jsonschema"
 
 # Staged copies of the packages (scripts/stage-deps) for machines without a registry.
 prefix_args=()

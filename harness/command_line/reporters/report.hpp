@@ -107,12 +107,4 @@ std::string format_events_cross_check(const std::vector<CaseResult> &results);
 Verdict worst_verdict(const std::vector<CaseResult> &results);
 double error_over_bound(const CaseResult &r); // the larger of the two ratios; < 0 when unchecked
 
-// Every figure of a run; each string in it is valid UTF-8 (made_valid_utf8), so it can be
-// written (dump) whatever bytes the compiler, the solution or a file name held.
-nlohmann::json report_json(const RunContext &run, const std::vector<CaseResult> &results, int exit_status);
-
-// The value with every string and key made valid UTF-8 (common/terminal_text.hpp: valid_utf8).
-nlohmann::json made_valid_utf8(nlohmann::json value);
-
-
 } // namespace gemm

@@ -7,6 +7,7 @@
 
 #include "channel/protocol.hpp"
 #include "command_line/reporters/report.hpp"
+#include "command_line/reporters/report_json.hpp"
 #include "command_line/reporters/summaries.hpp"
 #include "command_line/reporters/summary_json.hpp"
 #include "command_line/reporters/summary_text.hpp"
