@@ -6,9 +6,8 @@ namespace gemm {
 
 bool Sampler::wants_more() const {
     if (warming_up()) return true;
-    const int kept = static_cast<int>(kept_.size());
-    if (kept >= rule_.max_samples || static_cast<int>(throttled_.size()) >= rule_.max_samples) return false;
-    return kept < rule_.min_samples || spent_ms_ < rule_.budget_s * 1e3;
+    if (static_cast<int>(throttled_.size()) >= rule_.max_samples) return false;
+    return rule_.stopping_rule().wants_more({static_cast<int>(kept_.size()), spent_ms_ / 1e3});
 }
 
 void Sampler::record(const CallSample &sample) {

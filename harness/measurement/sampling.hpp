@@ -4,6 +4,7 @@
 // tested on synthetic samples; the referee feeds it real calls (referee/case_referee.cpp).
 #pragma once
 
+#include "measurement/stopping_rule.hpp"
 #include "measurement/timed_run.hpp"
 
 #include <optional>
@@ -27,11 +28,14 @@ constexpr double shortest_call_ms = 0.001;
 // and summarizes them again; the raw samples are kept beside.
 void subtract_empty_call(TimedRun &run, const EmptyCall &empty_call);
 
+// How a case's calls are taken, as the judge sends it to the referee: warm-ups, then the
+// kept calls under a CallBudgetRule (stopping_rule.hpp) of these parameters.
 struct SamplingRule {
     int warmup_calls = 1;  // caches, clocks, lazily loaded modules; verified, not kept
     int min_samples = 5;   // kept samples, at least
     int max_samples = 100; // kept samples, at most
     double budget_s = 0.3; // summed time of the timed calls, throttled ones included
+    CallBudgetRule stopping_rule() const { return {min_samples, max_samples, budget_s}; }
 };
 
 // Each phase's median, and the median of the runner's own figures (none unless every
@@ -44,9 +48,9 @@ class Sampler {
     explicit Sampler(SamplingRule rule) : rule_(rule) {}
 
     bool warming_up() const { return warmups_ < rule_.warmup_calls; }
-    // Another call is wanted: warm-ups first, then until the budget is spent with at
-    // least min_samples kept, or max_samples kept; throttled calls may add as many
-    // again, so a throttling GPU cannot keep the loop going for ever.
+    // Another call is wanted: warm-ups first, then as the rule's CallBudgetRule says of the
+    // kept calls; throttled calls may add as many again as max_samples, so a throttling
+    // GPU cannot keep the loop going for ever.
     bool wants_more() const;
     void record(const CallSample &sample);
 

@@ -256,13 +256,14 @@ TEST_CASE("the leaderboard gives one board per GPU model, best first") {
 }
 
 TEST_CASE("rounds repeat until every shape is steady, at least twice, and stop when the budget is spent") {
-    const RoundRule rule(0.01, 3600);
-    CHECK(rule.wants_more(0, 0.0));
-    CHECK(rule.wants_more(1, 0.0));
-    CHECK_FALSE(rule.wants_more(2, 0.005));
-    CHECK(rule.wants_more(2, 0.02));
-    const RoundRule spent(0.01, 0.0);
-    CHECK_FALSE(spent.wants_more(2, 0.5));
+    const SpreadRule rule(0.01, 3600);
+    CHECK(rule.wants_more({0, 0, 0.0}));
+    CHECK(rule.wants_more({1, 0, 0.0}));
+    CHECK_FALSE(rule.wants_more({2, 10, 0.005}));
+    CHECK(rule.wants_more({2, 10, 0.02}));
+    CHECK_FALSE(rule.wants_more({2, 3600, 0.02}));
+    CHECK(rule.budget_spent({2, 3600, 0.02}));
+    CHECK(rule.parameters() == std::vector<RuleParameter>{{"spread_target", 0.01}, {"budget_s", 3600}, {"min_rounds", 2}});
     PooledTiming pooled;
     TimedRun round;
     round.samples_ms = {1.0, 1.0, 1.0, 1.0};
@@ -339,7 +340,7 @@ TEST_CASE("the rounds loop times every case in turn, repeats while one is noisy,
     std::vector<std::size_t> order;
     // Case 1 stays noisy for three rounds, then settles.
     int calls_of_1 = 0;
-    const RoundsRun steady = run_rounds(cases, RoundRule(0.01, 3600), progress, "test", [&](std::size_t i) {
+    const RoundsRun steady = run_rounds(cases, SpreadRule(0.01, 3600), progress, "test", [&](std::size_t i) {
         order.push_back(i);
         return std::optional<double>(i == 1 && ++calls_of_1 <= 3 ? 0.05 : 0.001);
     });
@@ -348,7 +349,7 @@ TEST_CASE("the rounds loop times every case in turn, repeats while one is noisy,
     CHECK_FALSE(steady.failed_case);
     CHECK(order == std::vector<std::size_t>{0, 1, 2, 0, 1, 2, 0, 1, 2, 0, 1, 2});
 
-    const RoundsRun failed = run_rounds(cases, RoundRule(0.01, 3600), progress, "test", [&](std::size_t i) {
+    const RoundsRun failed = run_rounds(cases, SpreadRule(0.01, 3600), progress, "test", [&](std::size_t i) {
         return i == 2 ? std::nullopt : std::optional<double>(0.001);
     });
     CHECK(failed.rounds == 1);

@@ -262,7 +262,7 @@ std::optional<int> time_live(const JudgeOptions &o, Reporters &report, Timings &
                 before.context.device.name);
     CaseResult failure;
     std::string failed_side;
-    const RoundRule rule(o.spread_target, o.rank_budget_s);
+    const SpreadRule rule(o.spread_target, o.rank_budget_s);
     const RoundsRun run =
         run_rounds(ranked, rule, before.progress, "compare", [&](std::size_t i) -> std::optional<double> {
             const TestCase &tc = ranked[i];

@@ -60,7 +60,7 @@ int rank(const JudgeOptions &o) {
         policy.baseline = true;
         return policy;
     };
-    const RoundRule rule(o.spread_target, o.rank_budget_s);
+    const SpreadRule rule(o.spread_target, o.rank_budget_s);
     const RoundsRun run =
         run_rounds(ranked, rule, session.progress, "rank", [&](std::size_t i) -> std::optional<double> {
             RankedShape &shape = shapes[i];
@@ -99,7 +99,7 @@ int rank(const JudgeOptions &o) {
     // How far noise could move the score: every round of every shape, both sides.
     summary.noise = geomean_ratio_interval(solution_and_cublas);
     summary.rounds = run.rounds;
-    summary.budget_spent = rule.budget_spent();
+    summary.budget_spent = run.budget_spent;
     summary.worst_spread = run.worst_spread;
     report.ranked(summary);
     if (!o.profile_case.empty()) {

@@ -3,6 +3,7 @@
 #include "testcases/categories.hpp"
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 
 namespace gemm {
@@ -61,20 +62,16 @@ TimedRun PooledTiming::timed_run() const {
 
 double PooledTiming::spread() const { return summarize(samples_ms).relative_spread(); }
 
-bool RoundRule::budget_spent() const {
-    return std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count() >= budget_s_;
-}
-
-bool RoundRule::wants_more(int rounds_done, double worst_spread) const {
-    if (rounds_done < min_rounds_) return true;
-    return worst_spread >= spread_target_ && !budget_spent();
-}
-
-RoundsRun run_rounds(const std::vector<TestCase> &cases, const RoundRule &rule, const Progress &progress,
+RoundsRun run_rounds(const std::vector<TestCase> &cases, const StoppingRule &rule, const Progress &progress,
                      const std::string &mode,
                      const std::function<std::optional<double>(std::size_t index)> &time_case) {
     RoundsRun run;
-    while (rule.wants_more(run.rounds, run.worst_spread)) {
+    const auto start = std::chrono::steady_clock::now();
+    const auto so_far = [&] {
+        return Repetitions{run.rounds, std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(),
+                           run.worst_spread};
+    };
+    while (rule.wants_more(so_far())) {
         ++run.rounds;
         run.worst_spread = 0;
         for (std::size_t i = 0; i < cases.size(); ++i) {
@@ -88,6 +85,7 @@ RoundsRun run_rounds(const std::vector<TestCase> &cases, const RoundRule &rule, 
             run.worst_spread = std::max(run.worst_spread, *spread);
         }
     }
+    run.budget_spent = rule.budget_spent(so_far());
     return run;
 }
 

@@ -6,6 +6,7 @@
 
 #include "verification/case_result.hpp"
 #include "measurement/significance.hpp"
+#include "measurement/stopping_rule.hpp"
 #include "testcases/testcase.hpp"
 #include "command_line/options/cli.hpp"
 #include "command_line/modes/session.hpp"
@@ -36,35 +37,19 @@ struct PooledTiming {
     double spread() const; // IQR/median of the pooled samples
 };
 
-// When to stop repeating rounds.
-class RoundRule {
-  public:
-    RoundRule(double spread_target, double budget_s, int min_rounds = 2)
-        : spread_target_(spread_target), budget_s_(budget_s), min_rounds_(min_rounds),
-          start_(std::chrono::steady_clock::now()) {}
-    // Another round is wanted: fewer than the minimum, or some shape is still too noisy
-    // and the budget is not spent.
-    bool wants_more(int rounds_done, double worst_spread) const;
-    bool budget_spent() const;
-
-  private:
-    double spread_target_, budget_s_;
-    int min_rounds_;
-    std::chrono::steady_clock::time_point start_;
-};
-
 // How the rounds ended.
 struct RoundsRun {
     int rounds = 0;
     double worst_spread = 1;                // the largest of the shapes' spreads after the last round
+    bool budget_spent = false;              // the rule's budget ran out before it was met
     std::optional<std::size_t> failed_case; // the case whose timing stopped the rounds
 };
 
 // The rounds loop of rank and compare: every case in turn, round after round, until `rule`
-// is satisfied. `time_case(index)` times case `index` on every side (rank: the
+// (measurement/stopping_rule.hpp: a SpreadRule) is satisfied. `time_case(index)` times case `index` on every side (rank: the
 // solution with cuBLAS; compare: old, then new) and returns its worst pooled spread, or
 // nullopt when the case failed, which stops the rounds at once. `mode` names the status line.
-RoundsRun run_rounds(const std::vector<TestCase> &cases, const RoundRule &rule, const Progress &progress,
+RoundsRun run_rounds(const std::vector<TestCase> &cases, const StoppingRule &rule, const Progress &progress,
                      const std::string &mode, const std::function<std::optional<double>(std::size_t index)> &time_case);
 
 } // namespace gemm
