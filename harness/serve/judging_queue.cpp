@@ -25,14 +25,16 @@ std::variant<JudgingQueue::Accepted, std::string> JudgingQueue::submit(const std
                                                                        const std::string &file_name,
                                                                        const std::string &source) {
     std::lock_guard<std::mutex> lock(mutex_);
-    std::size_t held = judging_ && judging_->token == token ? 1 : 0;
+    // One whose last event is out is no longer anyone's, though the worker may not have let go of it yet.
+    const bool busy = judging_ && !judging_->finished();
+    std::size_t held = busy && judging_->token == token ? 1 : 0;
     for (const auto &s : waiting_) held += s->token == token;
     if (held >= per_token_limit_)
         return fmt::format("the queue already holds {} of your submissions, the most one browser may have waiting; "
                            "submit again when one of them has been judged",
                            held);
     auto submission = std::make_shared<Submission>(next_id_++, token, kind, file_name, source);
-    const std::size_t ahead = waiting_.size() + (judging_ ? 1 : 0);
+    const std::size_t ahead = waiting_.size() + (busy ? 1 : 0);
     submission->add({{"event", "queued"}, {"position", ahead}, {"kind", judging_kind_name(kind)}, {"file", file_name}});
     waiting_.push_back(submission);
     all_[submission->id] = submission;

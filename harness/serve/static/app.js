@@ -181,6 +181,7 @@ const handlers = {
 };
 
 async function judge(kind) {
+  setStage("submitting");
   showMessage("");
   clearErrorLines();
   for (const id of ["summary", "detail", "compile-error", "console"]) $(id).replaceChildren();
@@ -191,7 +192,10 @@ async function judge(kind) {
     body: JSON.stringify({ kind, file_name: $("file-name").value, source: source() }),
   });
   const answer = await response.json();
-  if (!response.ok) return showMessage(answer.error);
+  if (!response.ok) {
+    setStage("");
+    return showMessage(answer.error);
+  }
   for (const b of ["run", "submit", "rank"]) $(b).disabled = true;
   run = { cases: [], shrink: {}, id: answer.id };
   run.source = new EventSource(`/api/submissions/${answer.id}/events`);
