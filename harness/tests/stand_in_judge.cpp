@@ -4,7 +4,7 @@
 // real ones. The "solution" is a text file as the stand-in runner reads it: its first word
 // says what it does (ok, wrong, crash-in-call, print-markup, …); "compile-error" makes it
 // fail to compile, with a message in nvcc's form that quotes its third line.
-// Usage: stand_in_judge SOLUTION [--category sample] [--stream FILE] [--history FILE]
+// Usage: stand_in_judge SOLUTION [--category sample] [--stream FILE] [--json FILE] [--history FILE]
 //        stand_in_judge --fixture-history FILE   (writes a small history to read back)
 #include "command_line/history/history.hpp"
 #include "command_line/history/history_reporter.hpp"
@@ -110,6 +110,7 @@ int main(int argc, char **argv) {
     JudgeOptions options;
     options.solution = argv[1];
     options.stream_path = argument(argc, argv, "--stream");
+    options.json_path = argument(argc, argv, "--json");
     options.record_history = !argument(argc, argv, "--history").empty();
     options.history_path = argument(argc, argv, "--history");
     options.version = "stand-in";
