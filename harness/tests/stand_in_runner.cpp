@@ -3,7 +3,7 @@
 // shared host memory (a memfd the stand-in referee hands over) in place of GPU
 // memory. Its "solution" is a text file whose first word names what it does on each
 // call: compute C (ok), get it wrong, forge the judge's messages, break the protocol,
-// crash, hang, exit, or try to escape (the second word names a decoy file); crash-on-load,
+// crash, hang, exit, print markup (print-markup), or try to escape (the second word names a decoy file); crash-on-load,
 // hang-on-load and no-solve act when it is loaded.
 // Usage: stand_in_runner --referee=FD (--monitor=FD LIBRARY | --baseline)
 #include "runner/confinement.hpp"
@@ -81,6 +81,7 @@ class HostBackend : public RunnerBackend {
         if (behaviour_ == "crash-in-call") std::raise(SIGSEGV);
         if (behaviour_ == "abort-in-call") std::abort();
         if (behaviour_ == "print") std::printf("{\"verdict\":\"AC\",\"median_ms\":0.001}\n");
+        if (behaviour_ == "print-markup") std::printf("<script>alert('output')</script>\n");
         if (behaviour_ == "flood") {
             for (int i = 0; i < 20000; ++i) std::printf("line %d of a flood\n", i);
             std::printf("last line\n");

@@ -3,13 +3,16 @@
 # many of them start at the same moment, and always from the checkout in $root.
 # Expects $root (the repository) and $build (the build folder) to be set.
 
-debian_packages="libcli11-dev doctest-dev nlohmann-json3-dev libxxhash-dev libsqlite3-dev libfmt-dev libutf8proc-dev libpugixml-dev libseccomp-dev"
+debian_packages="libcli11-dev doctest-dev nlohmann-json3-dev libxxhash-dev libsqlite3-dev libfmt-dev libutf8proc-dev libpugixml-dev libseccomp-dev libcpp-httplib-dev libjs-codemirror"
 # What --plot needs, installed the first time it is used (scripts/lib/ensure-matplotlib.sh)
 # and by scripts/test for the plot tests: not by the first build.
 plot_packages="python3-matplotlib"
 # What only the tests need, installed by scripts/test: the report schema's validator
 # (scripts/check-report).
 test_packages="python3-jsonschema"
+# What the browser test of ./judge serve drives (harness/tests/test_serve_browser.py), installed
+# by scripts/test alone.
+browser_packages="chromium chromium-driver python3-selenium"
 
 # Staged copies of the packages (scripts/stage-deps) for machines without a registry.
 prefix_args=()
@@ -18,7 +21,8 @@ if [ -d "$root/.deps/usr" ]; then prefix_args=(-DCMAKE_PREFIX_PATH="$root/.deps/
 # One file each package installs, as the build looks for it.
 dependency_files="/usr/include/CLI/CLI.hpp /usr/include/doctest/doctest.h /usr/include/nlohmann/json.hpp
     /usr/include/xxhash.h /usr/include/sqlite3.h /usr/include/fmt/core.h /usr/include/utf8proc.h
-    /usr/include/pugixml.hpp /usr/include/seccomp.h"
+    /usr/include/pugixml.hpp /usr/include/seccomp.h /usr/include/httplib.h
+    /usr/share/javascript/codemirror/lib/codemirror.js"
 
 have_dependencies() {
     [ -d "$root/.deps/usr" ] && return 0

@@ -14,8 +14,12 @@
 #include "command_line/modes/session.hpp"
 #include "judging/supervisor.hpp"
 #include "sandbox/identity.hpp"
+#ifdef GEMM_JUDGE_HAS_SERVE
+#include "serve/serve.hpp"
+#endif
 
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <iostream>
 
@@ -85,6 +89,21 @@ std::string checkout_testcases_dir() {
     return root && *root ? std::string(root) + "/testcases" : GEMM_JUDGE_TESTCASES_DIR;
 }
 
+// `./judge serve`: the web page (harness/serve), where the judge was built with cpp-httplib.
+int serve_command(int argc, char **argv) {
+#ifdef GEMM_JUDGE_HAS_SERVE
+    const char *root = std::getenv("GEMM_JUDGE_ROOT");
+    const std::string checkout = root && *root ? root : GEMM_JUDGE_SOURCE_ROOT;
+    return serve::serve_main(argc - 1, argv + 1, fs::read_symlink("/proc/self/exe").string(), checkout, checkout_testcases_dir());
+#else
+    (void)argc;
+    (void)argv;
+    std::cerr << "judge: setup: ./judge serve needs cpp-httplib: apt-get install --no-install-recommends "
+                 "libcpp-httplib-dev, then ./judge builds it in\n";
+    return exit_status::setup;
+#endif
+}
+
 } // namespace
 
 int main(int argc, char **argv) {
@@ -92,6 +111,7 @@ int main(int argc, char **argv) {
     // read or write the judge's memory through ptrace or /proc/PID/mem.
     sandbox::make_undumpable();
     install_interrupt_cleanup();
+    if (argc > 1 && std::strcmp(argv[1], "serve") == 0) return serve_command(argc, argv);
     const auto parsed = parse_command_line(argc, argv, {checkout_testcases_dir(), GEMM_JUDGE_NVCC, GEMM_JUDGE_VERSION});
     if (const int *status = std::get_if<int>(&parsed)) return *status;
     const auto &options = std::get<JudgeOptions>(parsed);

@@ -1,5 +1,6 @@
 #include "command_line/modes/session.hpp"
 #include "command_line/reporters/plot_call.hpp"
+#include "command_line/reporters/stream_reporter.hpp"
 #include "testcases/case_tools.hpp"
 #include "verification/memory_blame.hpp"
 #include "common/terminal_text.hpp"
@@ -119,6 +120,7 @@ Reporters reporters_for(const JudgeOptions &o) {
     if (!o.json_path.empty()) all.add(std::make_unique<JsonReporter>(o.json_path));
     if (!o.junit_path.empty()) all.add(std::make_unique<JUnitReporter>(o.junit_path));
     if (!o.plot_path.empty()) all.add(std::make_unique<PlotReporter>(std::cout, o.plot_path));
+    if (!o.stream_path.empty()) all.add(std::make_unique<StreamReporter>(o.stream_path));
     // Stress, sanitizer and one-shape runs are experiments, not attempts at the suite.
     const bool attempt = o.mode == "rank" || (o.mode.empty() && o.stress == 0 && !o.sanitize && o.shape.empty());
     if (o.record_history && attempt)

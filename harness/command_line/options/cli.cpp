@@ -507,6 +507,9 @@ std::variant<JudgeOptions, int> parse_command_line(int argc, const char *const *
         ->option_text("FILE");
     app.add_option("--junit", o.junit_path, "also write the verdicts as a JUnit XML file, for CI systems")
         ->option_text("FILE");
+    app.add_option("--stream", o.stream_path,
+                   "also write each event as it happens, one JSON line each, to this file (- for stdout)")
+        ->option_text("FILE");
     app.add_option("--time-budget", o.case_run.time_budget_s,
                    "seconds of timed calls per case (at least 5 calls); unless given, cases timed for correctness "
                    "alone (not perf, rank or against cuBLAS) get 0.1")

@@ -20,6 +20,7 @@ struct JudgeOptions {
     std::string arch;
     std::string json_path;
     std::string junit_path;
+    std::string stream_path; // --stream FILE|-: one JSON line per event as it happens
     std::string nvcc;
     std::string cache_dir;
     std::vector<std::string> include_dirs; // --include, absolute

@@ -1,0 +1,242 @@
+// The page of ./judge serve. Everything that came from a solution, nvcc, a testcase or the
+// history is put in as text (textContent), never as markup; the views the server renders
+// (history, leaderboard, testcases, compare) arrive already escaped (harness/serve/views.cpp).
+"use strict";
+
+const token = document.querySelector('meta[name="judge-token"]').content;
+const $ = (id) => document.getElementById(id);
+
+function element(tag, text, className) {
+  const e = document.createElement(tag);
+  if (text !== undefined && text !== null) e.textContent = String(text);
+  if (className) e.className = className;
+  return e;
+}
+
+// ---- the editor ------------------------------------------------------------------------
+
+const cudaWords = "__global__ __device__ __host__ __shared__ __constant__ __restrict__ __syncthreads " +
+  "__launch_bounds__ __forceinline__ __noinline__ __managed__ __syncwarp __shfl_sync __ldg";
+const cudaBuiltins = "threadIdx blockIdx blockDim gridDim warpSize dim3 cudaDeviceSynchronize cudaMalloc " +
+  "cudaFree cudaMemcpy cudaStream_t cudaError_t float2 float4 int2 int4";
+
+let editor = null;
+function setUpEditor() {
+  if (!window.CodeMirror) {
+    $("editor-note").textContent = "CodeMirror is not installed (apt-get install libjs-codemirror): a plain text area, " +
+      "without highlighting.";
+    return;
+  }
+  const words = (text) => Object.fromEntries(text.split(" ").map((w) => [w, true]));
+  const cpp = CodeMirror.resolveMode("text/x-c++src");
+  CodeMirror.defineMIME("text/x-cuda", Object.assign({}, cpp, {
+    keywords: Object.assign({}, cpp.keywords, words(cudaWords)),
+    builtin: Object.assign({}, cpp.builtin || {}, words(cudaBuiltins)),
+  }));
+  editor = CodeMirror.fromTextArea($("source"), { mode: "text/x-cuda", lineNumbers: true, indentUnit: 4 });
+  editor.on("change", saveDraftSoon);
+}
+const source = () => (editor ? editor.getValue() : $("source").value);
+function setSource(text) {
+  clearErrorLines();
+  if (editor) editor.setValue(text); else $("source").value = text;
+}
+
+// Drafts stay in this browser, one per file name.
+const draftKey = () => "gemm-judge draft " + $("file-name").value;
+let draftTimer = null;
+function saveDraftSoon() {
+  clearTimeout(draftTimer);
+  draftTimer = setTimeout(() => localStorage.setItem(draftKey(), source()), 300);
+}
+$("source").addEventListener("input", saveDraftSoon);
+
+async function get(url) {
+  const response = await fetch(url, { headers: { "X-Judge-Token": token } });
+  return response;
+}
+
+async function openSolution(name) {
+  const response = await get("/api/solutions/" + encodeURIComponent(name));
+  if (!response.ok) return false;
+  $("file-name").value = name;
+  setSource(await response.text());
+  return true;
+}
+
+async function loadSolutionList() {
+  const response = await get("/api/solutions");
+  const names = response.ok ? await response.json() : [];
+  for (const name of names) $("solutions").appendChild(element("option", name)).value = name;
+  $("solutions").addEventListener("change", (e) => { if (e.target.value) openSolution(e.target.value); });
+  const draft = localStorage.getItem(draftKey());
+  if (draft !== null) setSource(draft);
+  else if (!(await openSolution("naive.cu"))) setSource("#include \"solve.h\"\n");
+}
+
+$("upload").addEventListener("change", (e) => {
+  const file = e.target.files[0];
+  if (!file) return;
+  if (!file.name.endsWith(".cu")) return showMessage("only .cu files can be judged");
+  if (file.size > 1 << 20) return showMessage("the file is larger than 1 MiB, the most the judge takes");
+  const reader = new FileReader();
+  reader.onload = () => { $("file-name").value = file.name; setSource(reader.result); saveDraftSoon(); };
+  reader.readAsText(file);
+});
+
+// ---- a run, as it streams in -------------------------------------------------------------
+
+let run = null; // {cases: [], shrink: {}, source: EventSource}
+
+function showMessage(text) { $("message").textContent = text; }
+function setStage(text) { $("stage").textContent = text; }
+
+function clearErrorLines() {
+  if (!editor) return;
+  for (let i = 0; i < editor.lineCount(); ++i) editor.removeLineClass(i, "background", "cm-error-line");
+}
+
+// nvcc's "file.cu(12): error: …" and gcc's "file.cu:12:5: error: …": the lines to mark.
+function markCompileErrors(message) {
+  if (!editor) return;
+  const lines = new Set();
+  for (const m of message.matchAll(/\.cu(?:\((\d+)\)|:(\d+):)/g)) lines.add(Number(m[1] || m[2]));
+  for (const line of lines)
+    if (line >= 1 && line <= editor.lineCount()) editor.addLineClass(line - 1, "background", "cm-error-line");
+  if (lines.size) editor.scrollIntoView({ line: Math.min(...lines) - 1, ch: 0 });
+}
+
+const figure = (x, digits) => (x === undefined || x === null ? "" : Number(x).toPrecision(digits));
+
+function addRow(c) {
+  const row = $("verdicts").tBodies[0].insertRow();
+  const median = c.timing ? c.timing.stats.median_ms : null;
+  const cublas = c.baseline_cublas ? c.baseline_cublas.stats.median_ms : null;
+  const cells = [c.name, `${c.M}×${c.N}×${c.K}`, c.verdict,
+    c.error_over_bound >= 0 ? c.error_over_bound.toFixed(2) : "", figure(median, 3), figure(cublas, 3),
+    c.gflops ? (c.gflops / 1000).toFixed(2) : "",
+    c.fraction_of_cublas ? Math.round(100 * c.fraction_of_cublas) + "%" : ""];
+  cells.forEach((text, i) => row.appendChild(element("td", text, i === 2 ? "verdict " + c.verdict : "")));
+  row.dataset.index = run.cases.length;
+  run.cases.push(c);
+  row.addEventListener("click", () => showDetail(c));
+}
+
+function drawMap(map) {
+  const rows = map.split("\n").filter((r) => r.length);
+  const grid = element("div", null, "map");
+  grid.style.gridTemplateColumns = `repeat(${rows[0].length}, 9px)`;
+  for (const r of rows)
+    for (const ch of r) grid.appendChild(element("span", null, ch === "X" ? "wrong" : ch === "u" ? "unwritten" : ""));
+  return grid;
+}
+
+function showDetail(c) {
+  const box = $("detail");
+  box.replaceChildren(element("h3", `${c.name}  ${c.M}×${c.N}×${c.K}  ${c.verdict}`));
+  if (c.detail) box.appendChild(element("pre", c.detail, "error"));
+  if (c.check && c.check.map) {
+    const legend = element("p", "map of C:", "legend");
+    for (const [cls, words] of [["wrong", "wrong"], ["unwritten", "never written"], ["", "right"]]) {
+      legend.appendChild(element("span", null, "map-key " + cls)).style.background =
+        cls === "wrong" ? "#d32f2f" : cls === "unwritten" ? "#9e9e9e" : "#cde8cd";
+      legend.appendChild(document.createTextNode(words));
+    }
+    box.append(legend, drawMap(c.check.map));
+  }
+  const shrink = run && run.shrink[c.name];
+  if (shrink) {
+    box.appendChild(element("p", `smallest failing shape: ${shrink.smallest}`));
+    box.appendChild(element("pre", shrink.command));
+  }
+  if (c.output_tail) box.append(element("p", "what the solution printed:"), element("pre", c.output_tail));
+}
+
+const handlers = {
+  queued: (e) => setStage(e.position > 0 ? `waiting in the queue: ${e.position} ahead` : "starting"),
+  stage: (e) => setStage(e.stage === "judging" ? `judging case ${e.case}${e.of ? " of " + e.of : ""}` :
+                         e.stage === "waiting for the GPU" ? "waiting for the GPU (another judge holds it)" : e.stage),
+  run_started: (e) => { $("summary").textContent = `compiled for ${e.arch || "nvcc's default"} · ${e.device.name || ""}`; },
+  compile_failed: (e) => { $("compile-error").textContent = e.message; markCompileErrors(e.message); setStage("CE"); },
+  start_failed: (e) => showMessage(`${e.verdict}: ${e.why}`),
+  note: (e) => $("summary").appendChild(element("div", e.text)),
+  case_skipped: (e) => showMessage(`${e.name} skipped: ${e.why}`),
+  cases_not_run: (e) => $("summary").appendChild(element("div", `${e.cases.length} case(s) not run: ${e.why}`)),
+  case_finished: (e) => addRow(e.case),
+  finding: (e) => {
+    if (e.key === "shrink") run.shrink[e.value.case] = e.value;
+    else $("summary").appendChild(element("div", e.text));
+  },
+  run_finished: (e) => {
+    const counts = Object.entries(e.summary.counts || {}).map(([v, n]) => `${n} ${v}`).join(" · ");
+    $("summary").appendChild(element("div", `${counts || "no case judged"} · worst ${e.summary.worst || "—"} · ` +
+      `${figure(e.judge_seconds.total, 3)} s`, "verdict " + (e.summary.worst || "")));
+  },
+  judge_exited: (e) => {
+    $("console").textContent = e.console;
+    setStage(`done (exit status ${e.exit_status})`);
+    run.source.close();
+    for (const b of ["run", "submit", "rank"]) $(b).disabled = false;
+  },
+};
+
+async function judge(kind) {
+  setStage("submitting");
+  showMessage("");
+  clearErrorLines();
+  for (const id of ["summary", "detail", "compile-error", "console"]) $(id).replaceChildren();
+  $("verdicts").tBodies[0].replaceChildren();
+  const response = await fetch("/api/submit", {
+    method: "POST",
+    headers: { "Content-Type": "application/json", "X-Judge-Token": token },
+    body: JSON.stringify({ kind, file_name: $("file-name").value, source: source() }),
+  });
+  const answer = await response.json();
+  if (!response.ok) {
+    setStage("");
+    return showMessage(answer.error);
+  }
+  for (const b of ["run", "submit", "rank"]) $(b).disabled = true;
+  run = { cases: [], shrink: {}, id: answer.id };
+  run.source = new EventSource(`/api/submissions/${answer.id}/events`);
+  run.source.onmessage = (m) => {
+    const event = JSON.parse(m.data);
+    if (handlers[event.event]) handlers[event.event](event);
+  };
+}
+for (const kind of ["run", "submit", "rank"]) $(kind).addEventListener("click", () => judge(kind));
+
+// ---- the views the server renders ------------------------------------------------------------
+
+async function fill(id, url) {
+  const response = await get(url);
+  $(id).innerHTML = await response.text(); // escaped by the server
+}
+
+function showTab(name) {
+  for (const t of document.querySelectorAll(".tab")) t.classList.toggle("active", t.dataset.tab === name);
+  for (const p of document.querySelectorAll(".panel")) p.classList.toggle("active", p.id === name);
+  if (name === "history") refreshHistory();
+  if (name === "leaderboard") fill("leaderboard-table", "/api/leaderboard");
+  if (name === "testcases") fill("testcases-table", "/api/testcases");
+}
+for (const t of document.querySelectorAll(".tab")) t.addEventListener("click", () => showTab(t.dataset.tab));
+
+const historyQuery = () => "solution=" + encodeURIComponent($("history-solution").value);
+const refreshHistory = () => fill("history-table", "/api/history?" + historyQuery());
+$("history-refresh").addEventListener("click", refreshHistory);
+$("compare").addEventListener("click", () => {
+  const picked = [...document.querySelectorAll("#history-table .pick:checked")].map((b) => b.value).sort((a, b) => a - b);
+  if (picked.length !== 2) return ($("compare-result").textContent = "pick two attempts (old, then new)");
+  $("compare-result").textContent = "comparing…";
+  fill("compare-result", `/api/compare?old=${picked[0]}&new=${picked[1]}`);
+});
+$("plot").addEventListener("click", () => {
+  const img = element("img");
+  img.alt = "the history's plot";
+  img.src = "/api/plot.svg?" + historyQuery();
+  $("plot-box").replaceChildren(img);
+});
+
+setUpEditor();
+loadSolutionList();

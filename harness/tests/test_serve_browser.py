@@ -1,0 +1,301 @@
+#!/usr/bin/env python3
+"""./judge serve in a real browser: Debian's chromium, headless, through Selenium.
+
+The server judges through the stand-in judge (stand_in_judge.cpp: the judge's own session
+and reporters over the stand-in referee and runner), so rows stream in on a machine without
+a GPU. Checked: every request needs the token (403 without it, a POST needs it in its
+header); a CE shows the compiler's message and marks its line in the editor; a suite's rows
+stream in the order of the suite; a WA's detail draws the map and the smallest failing
+shape; the history, compare and leaderboard render from a fixture database; markup in a
+compiler message, a case name, a solution's output and a solution's name stays text; the
+queue refuses past the per-browser cap; Ctrl-C ends the server and the judge it started.
+Screenshots go to docs/screenshots/ when GEMM_SERVE_SCREENSHOTS is set.
+
+Usage: test_serve_browser.py BIN_DIR SOURCE_DIR   (exit 77: skipped)
+"""
+import json
+import os
+import re
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.error
+import urllib.request
+
+BIN, SOURCE = sys.argv[1], sys.argv[2]
+
+
+def skip(why):
+    print(f"skipped: {why}")
+    sys.exit(77)
+
+
+try:
+    from selenium import webdriver
+    from selenium.webdriver.chrome.service import Service
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import WebDriverWait
+except ImportError:
+    # Debian's python3-selenium is the system Python's: another python3 first in PATH lacks it.
+    if os.path.exists("/usr/bin/python3") and os.path.realpath(sys.executable) != os.path.realpath("/usr/bin/python3"):
+        os.execv("/usr/bin/python3", ["/usr/bin/python3"] + sys.argv)
+    skip("no python3-selenium")
+CHROMIUM = shutil.which("chromium")
+DRIVER = shutil.which("chromedriver") or "/usr/bin/chromedriver"
+if not CHROMIUM or not os.path.exists(DRIVER):
+    skip("no chromium or chromium-driver")
+
+MARKUP = {"<script>alert('nvcc')</script>", "<script>alert('case')</script>", "<script>alert('output')</script>",
+          "<script>alert('history')</script>"}
+
+
+def check(condition, what):
+    if not condition:
+        raise AssertionError(what)
+    print(f"ok: {what}")
+
+
+def status_of(url, data=None, headers=None):
+    request = urllib.request.Request(url, data=data, headers=headers or {}, method="POST" if data else "GET")
+    try:
+        with urllib.request.urlopen(request, timeout=10) as response:
+            return response.status, response.read().decode()
+    except urllib.error.HTTPError as e:
+        return e.code, e.read().decode()
+
+
+def submit(base, token, kind, name, source):
+    body = json.dumps({"kind": kind, "file_name": name, "source": source}).encode()
+    return status_of(base + "/api/submit", body, {"X-Judge-Token": token, "Content-Type": "application/json"})
+
+
+def events(base, token, submission):
+    """Every event of a submission, read from its stream to the end."""
+    url = f"{base}/api/submissions/{submission}/events?token={token}"
+    read = []
+    with urllib.request.urlopen(url, timeout=60) as response:
+        for raw in response:
+            line = raw.decode().rstrip("\n")
+            if line.startswith("data: "):
+                read.append(json.loads(line[6:]))
+    return read
+
+
+def start_server(folder, history, queued):
+    environment = dict(os.environ, GEMM_JUDGE_SERVE_JUDGE=os.path.join(BIN, "stand_in_judge"), GEMM_JUDGE_ROOT=SOURCE)
+    server = subprocess.Popen([os.path.join(BIN, "gemm-judge"), "serve", "--port", "0", "--history", history,
+                               "--queued-per-browser", str(queued)],
+                              stdout=subprocess.PIPE, stderr=subprocess.STDOUT, env=environment, text=True)
+    for line in server.stdout:
+        found = re.search(r"(http://[^/]+)/\?token=([0-9a-f]{64})", line)
+        if found:
+            return server, found.group(1), found.group(2)
+    raise AssertionError("the server printed no URL")
+
+
+def live_processes():
+    """{pid: (state, parent pid, process group)} of every process."""
+    found = {}
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                with open(f"/proc/{entry}/stat") as stat:
+                    fields = stat.read().rsplit(")", 1)[1].split()
+                found[int(entry)] = (fields[0], int(fields[1]), int(fields[2]))
+            except (OSError, IndexError):
+                pass
+    return found
+
+
+def descendants(pid):
+    processes = live_processes()
+    family, grew = {pid}, True
+    while grew:
+        more = {p for p, (_, parent, _) in processes.items() if parent in family} - family
+        family |= more
+        grew = bool(more)
+    return family - {pid}
+
+
+def process_group_members(group):
+    members = []
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                with open(f"/proc/{entry}/stat") as stat:
+                    fields = stat.read().rsplit(")", 1)[1].split()
+                # A zombie has ended; only its parent's wait is missing.
+                if int(fields[2]) == group and fields[0] != "Z":
+                    members.append(int(entry))
+            except (OSError, IndexError):
+                pass
+    return members
+
+
+def http_checks(base, token):
+    check(status_of(base + "/")[0] == 403, "the page without the token: 403")
+    check(status_of(base + "/static/app.js")[0] == 403, "a static file without the token: 403")
+    check(status_of(base + "/api/history")[0] == 403, "the history without the token: 403")
+    check(status_of(base + "/?token=" + "0" * 64)[0] == 403, "a wrong token: 403")
+    body = json.dumps({"kind": "run", "file_name": "a.cu", "source": "ok\n"}).encode()
+    check(status_of(base + "/api/submit", body, {"Cookie": "gemm_judge_token=" + token})[0] == 403,
+          "a POST with the cookie alone (as another site's form would send it): 403")
+    check(submit(base, token, "run", "../escape.cu", "ok\n")[0] == 400, "a file name that climbs out: refused")
+    check(submit(base, token, "run", "big.cu", "x" * ((1 << 20) + 1))[0] == 413, "a source over 1 MiB: refused")
+
+    status, answer = submit(base, token, "submit", "streamed.cu", "ok\n")
+    check(status == 202, "a submission is accepted")
+    read = events(base, token, json.loads(answer)["id"])
+    kinds = [e["event"] for e in read]
+    check(kinds[0] == "queued" and kinds[-1] == "judge_exited", "the stream runs from queued to judge_exited")
+    planned = [c["name"] for c in next(e for e in read if e["event"] == "run_started")["planned"]]
+    finished = [e["case"]["name"] for e in read if e["event"] == "case_finished"]
+    check(finished == planned, "the rows stream in the suite's order")
+    check(all(e["case"]["verdict"] == "AC" for e in read if e["event"] == "case_finished"), "every row AC")
+    stages = [e["stage"] for e in read if e["event"] == "stage"]
+    check(stages[0] == "compiling" and "judging" in stages, "the stages: compiling, then judging case k of n")
+
+
+def queue_checks(base, token):
+    answers = [submit(base, token, "submit", f"queued{i}.cu", "ok\n") for i in range(3)]
+    check([a[0] for a in answers[:2]] == [202, 202] and json.loads(answers[1][1])["position"] == 1,
+          "two submissions queue, the second one place behind")
+    check(answers[2][0] == 429 and "queue already holds 2" in json.loads(answers[2][1])["error"],
+          "a third from the same browser is refused with a message")
+    for status, answer in answers[:2]:
+        events(base, token, json.loads(answer)["id"])
+
+
+def editor_source(driver, text, name):
+    driver.execute_script("document.querySelector('.CodeMirror').CodeMirror.setValue(arguments[0]);"
+                          "document.getElementById('file-name').value = arguments[1];", text, name)
+
+
+def judge_in_page(driver, button, text, name):
+    editor_source(driver, text, name)
+    driver.find_element(By.ID, button).click()
+    WebDriverWait(driver, 60).until(lambda d: d.find_element(By.ID, "stage").text.startswith("done"))
+
+
+def shot(driver, name):
+    folder = os.environ.get("GEMM_SERVE_SCREENSHOTS")
+    if folder:
+        driver.save_screenshot(os.path.join(folder, name))
+
+
+def browser_checks(base, token, driver):
+    driver.get(f"{base}/?token={token}")
+    WebDriverWait(driver, 20).until(lambda d: d.find_elements(By.CSS_SELECTOR, ".CodeMirror"))
+    check(driver.current_url.rstrip("/") == base, "the token becomes a cookie and leaves the address bar")
+    check(driver.find_elements(By.CSS_SELECTOR, ".cm-keyword"), "the editor highlights the naive solution")
+
+    judge_in_page(driver, "run", "compile-error\n// the next line is not CUDA\n<script>alert('nvcc')</script>\n", "ce.cu")
+    message = driver.find_element(By.ID, "compile-error").text
+    check("ce.cu(3): error" in message and "<script>alert('nvcc')</script>" in message,
+          "a CE shows the compiler's message, markup as text")
+    marked = driver.execute_script("const cm = document.querySelector('.CodeMirror').CodeMirror;"
+                                   "return [0,1,2].map(i => (cm.lineInfo(i).bgClass || '').includes('cm-error-line'));")
+    check(marked == [False, False, True], "the CE's line is highlighted in the editor")
+    shot(driver, "serve-compile-error.png")
+
+    judge_in_page(driver, "submit", "print-markup\n", "markup.cu")
+    rows = driver.find_elements(By.CSS_SELECTOR, "#verdicts tbody tr")
+    names = [r.find_elements(By.TAG_NAME, "td")[0].text for r in rows]
+    check(len(rows) == 4 and names[1] == "sample/02-<script>alert('case')</script>",
+          "the rows are in the page, a case name with markup shown as text")
+    rows[1].click()
+    check("<script>alert('output')</script>" in driver.find_element(By.ID, "detail").text,
+          "the solution's output with markup shown as text")
+
+    judge_in_page(driver, "submit", "wrong\n", "wrong.cu")
+    driver.find_elements(By.CSS_SELECTOR, "#verdicts tbody tr")[0].click()
+    detail = driver.find_element(By.ID, "detail")
+    check(detail.find_elements(By.CSS_SELECTOR, ".map span.wrong"), "a WA's detail draws the map of wrong elements")
+    check("smallest failing shape" in detail.text, "… and the smallest failing shape with its command")
+    shot(driver, "serve-wrong-answer.png")
+
+    driver.find_element(By.CSS_SELECTOR, "[data-tab=history]").click()
+    WebDriverWait(driver, 20).until(lambda d: d.find_elements(By.CSS_SELECTOR, "#history-table tbody tr"))
+    history = driver.find_element(By.ID, "history-table").text
+    check("<script>alert('history')</script>.cu" in history and "tiled.cu" in history,
+          "the history renders, a solution's name with markup shown as text")
+    picks = {b.get_attribute("value"): b for b in driver.find_elements(By.CSS_SELECTOR, "#history-table .pick")}
+    picks["1"].click()
+    picks["2"].click()
+    driver.find_element(By.ID, "compare").click()
+    WebDriverWait(driver, 60).until(lambda d: d.find_elements(By.CSS_SELECTOR, "#compare-result pre"))
+    check("new is faster" in driver.find_element(By.ID, "compare-result").text,
+          "compare of two attempts says which is faster, with its significance")
+    shot(driver, "serve-history.png")
+
+    driver.find_element(By.CSS_SELECTOR, "[data-tab=leaderboard]").click()
+    WebDriverWait(driver, 20).until(lambda d: d.find_elements(By.CSS_SELECTOR, "#leaderboard-table tbody tr"))
+    board = driver.find_element(By.ID, "leaderboard-table").text
+    check("Stand-in GPU" in board and board.index("alert('history')") < board.index("tiled.cu"),
+          "the leaderboard per GPU, best first")
+    shot(driver, "serve-leaderboard.png")
+
+    driver.find_element(By.CSS_SELECTOR, "[data-tab=testcases]").click()
+    WebDriverWait(driver, 20).until(lambda d: d.find_elements(By.CSS_SELECTOR, "#testcases-table tbody tr"))
+    check("secret/04-primes" in driver.find_element(By.ID, "testcases-table").text, "the testcases are listed")
+    shot(driver, "serve-testcases.png")
+
+    check(driver.execute_script("return document.querySelectorAll('script').length") == 3,
+          "no script element was added by anything shown")
+
+
+def interrupt_checks(server, base, token):
+    status, answer = submit(base, token, "submit", "hang.cu", "hang-in-call\n")
+    url = f"{base}/api/submissions/{json.loads(answer)['id']}/events?token={token}"
+    judge_pid = None
+    with urllib.request.urlopen(url, timeout=60) as response:
+        for raw in response:
+            line = raw.decode()
+            if '"judge_pid"' in line:
+                judge_pid = json.loads(line[6:])["judge_pid"]
+            if '"stage":"judging"' in line:
+                break
+    check(judge_pid and process_group_members(judge_pid), "a hanging solution is being judged")
+    family = descendants(server.pid)
+    check(len(family) >= 3, "the judge, its referee and runners run as the server's descendants")
+    server.send_signal(signal.SIGINT)
+    server.wait(timeout=20)
+    deadline = time.time() + 5
+    while process_group_members(judge_pid) and time.time() < deadline:
+        time.sleep(0.1)
+    still = lambda: [p for p, (state, _, _) in live_processes().items() if p in family and state != "Z"]
+    while still() and time.time() < deadline:
+        time.sleep(0.1)
+    check(not process_group_members(judge_pid) and not still(),
+          "Ctrl-C ends the server, the judge it started and every process that judge started")
+
+
+def main():
+    folder = tempfile.mkdtemp(prefix="gemm-serve-test-")
+    history = os.path.join(folder, "history.sqlite")
+    subprocess.run([os.path.join(BIN, "stand_in_judge"), "--fixture-history", history], check=True)
+    server, base, token = start_server(folder, history, queued=2)
+    driver = None
+    try:
+        http_checks(base, token)
+        queue_checks(base, token)
+        options = webdriver.ChromeOptions()
+        options.binary_location = CHROMIUM
+        for flag in ["--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--window-size=1200,900"]:
+            options.add_argument(flag)
+        driver = webdriver.Chrome(service=Service(DRIVER), options=options)
+        browser_checks(base, token, driver)
+        interrupt_checks(server, base, token)
+    finally:
+        if driver:
+            driver.quit()
+        if server.poll() is None:
+            server.kill()
+        shutil.rmtree(folder, ignore_errors=True)
+    print("passed")
+
+
+main()
