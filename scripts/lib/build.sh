@@ -7,6 +7,9 @@ debian_packages="libcli11-dev doctest-dev nlohmann-json3-dev libxxhash-dev libsq
 # What --plot needs, installed the first time it is used (scripts/lib/ensure-matplotlib.sh)
 # and by scripts/test for the plot tests: not by the first build.
 plot_packages="python3-matplotlib"
+# What the test of scripts/slurm/ starts a one-node cluster from, installed by scripts/test
+# as the plot packages are: never by ./judge.
+slurm_packages="slurm-wlm munge"
 
 # Staged copies of the packages (scripts/stage-deps) for machines without a registry.
 prefix_args=()
