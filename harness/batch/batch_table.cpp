@@ -46,6 +46,17 @@ std::string counts_text(const BatchRow &row) {
     return text.empty() ? "—" : text;
 }
 
+// The folder every submission is in ("/tmp/x/subs/"), said once above the table rather than
+// on every row; "" when they are in different folders or none.
+std::string common_folder(const std::vector<BatchRow> &rows) {
+    if (rows.empty()) return "";
+    std::string common = rows.front().submission.substr(0, rows.front().submission.rfind('/') + 1);
+    for (const auto &row : rows)
+        while (!common.empty() && row.submission.compare(0, common.size(), common) != 0)
+            common = common.substr(0, common.rfind('/', common.size() - 2) + 1);
+    return common;
+}
+
 } // namespace
 
 void sort_as_leaderboard(BatchResult &result) {
@@ -54,29 +65,32 @@ void sort_as_leaderboard(BatchResult &result) {
 
 void print_batch_table(std::ostream &out, const BatchResult &result) {
     const bool scored = std::any_of(result.rows.begin(), result.rows.end(), [](const BatchRow &r) { return r.score; });
+    const std::string folder = common_folder(result.rows);
+    const auto name_of = [&](const BatchRow &row) { return shortened(row.submission.substr(folder.size())); };
     std::size_t name_width = std::string("submission").size(), counts_width = std::string("cases").size();
     for (const auto &row : result.rows) {
-        name_width = std::max(name_width, display_width(shortened(row.submission)));
+        name_width = std::max(name_width, display_width(name_of(row)));
         counts_width = std::max(counts_width, display_width(counts_text(row)));
     }
     const std::size_t place_width = std::to_string(result.rows.size()).size();
     std::string header = padded("#", place_width) + padded("submission", name_width) + padded("worst", 6) +
                          padded("cases", counts_width);
     if (scored) header += padded("score", 6);
+    if (!folder.empty()) out << "submissions in " << escape_for_terminal(folder) << "\n";
     out << header << padded("judged in", 10) << "GPU\n";
     std::map<std::string, int> worst_counts;
     int place = 0;
     for (const auto &row : result.rows) {
         ++worst_counts[row.worst];
         std::string line = padded(std::to_string(++place), place_width) +
-                           padded(shortened(row.submission), name_width) + padded(row.worst, 6) +
+                           padded(name_of(row), name_width) + padded(row.worst, 6) +
                            padded(counts_text(row), counts_width);
         if (scored) line += padded(row.score ? fixed(*row.score, 3) : "—", 6);
         out << line << padded(duration(row.wall_s), 10) << escape_for_terminal(row.gpu) << "\n";
     }
     for (const auto &row : result.rows)
         if (!row.note.empty() && (row.worst == "JE" || row.worst == "no GPU"))
-            out << shortened(row.submission) << ": " << row.worst << ": " << escape_for_terminal(row.note) << "\n";
+            out << name_of(row) << ": " << row.worst << ": " << escape_for_terminal(row.note) << "\n";
     std::string totals;
     for (const char *worst : {"AC", "WA", "TLE", "RE", "CE", "JE", "no GPU"})
         if (worst_counts.count(worst))
