@@ -212,7 +212,9 @@ BatchRun run_batch(const TempFolder &folder, const std::vector<std::string> &arg
     setup.environment = {
         "GEMM_JUDGE_BATCH_JUDGE=" + batch_tests + "/stand_in_judge.sh", "BATCH_STAND_IN_LOG=" + folder.at("log"),
         "PATH=" + folder.at("bin") + ":" + (path ? path : ""), "GEMM_JUDGE_HISTORY=" + folder.at("history.db")};
-    setup.environment.push_back("CUDA_VISIBLE_DEVICES"); // unset: the lanes come from nvidia-smi
+    // The two GPUs as a container or a Slurm task names them, whatever this machine holds;
+    // the fake nvidia-smi gives their compute capability (the target compiled ahead for).
+    setup.environment.push_back("CUDA_VISIBLE_DEVICES=GPU-aaaa-1111,GPU-bbbb-2222");
     BatchRun result{run_captured(argv, setup), bytes_of(folder.at("log"))};
     return result;
 }
@@ -221,18 +223,20 @@ struct Interval {
     double start = 0, end = 0;
 };
 
-// The log's "start NAME GPU TIME" and "end NAME GPU TIME" lines, per GPU.
+// The log's "start NAME GPU TIME" and "end NAME GPU TIME" lines, per GPU; a judge that
+// never ended (killed) holds its GPU until the end of time.
 std::map<std::string, std::vector<Interval>> intervals_per_gpu(const std::string &log) {
-    std::map<std::string, Interval> open;
-    std::map<std::string, std::vector<Interval>> per_gpu;
+    std::map<std::string, std::pair<std::string, Interval>> judged; // name → GPU, interval
     for (const auto &line : lines_of(log)) {
         std::istringstream words(line);
         std::string what, name, gpu;
         double at = 0;
         if (!(words >> what >> name >> gpu >> at)) continue;
-        if (what == "start") open[name] = {at, 1e18};
-        if (what == "end") per_gpu[gpu].push_back({open[name].start, at});
+        if (what == "start") judged[name] = {gpu, {at, 1e18}};
+        if (what == "end") judged[name].second.end = at;
     }
+    std::map<std::string, std::vector<Interval>> per_gpu;
+    for (const auto &[name, run] : judged) per_gpu[run.first].push_back(run.second);
     return per_gpu;
 }
 
