@@ -1,12 +1,12 @@
 // The command line of ./judge and the --case selector.
 #include <doctest/doctest.h>
 
-#include "common/terminal_text.hpp"
-#include "testcases/testcase.hpp"
 #include "command_line/options/cli.hpp"
 #include "command_line/options/help_format.hpp"
 #include "command_line/options/usage_errors.hpp"
+#include "common/terminal_text.hpp"
 #include "test_support.hpp"
+#include "testcases/testcase.hpp"
 
 #include <cstdlib>
 #include <filesystem>
@@ -420,7 +420,7 @@ TEST_CASE("./judge help with an unknown command is exit 64 naming it and listing
     CHECK(std::get<int>(p.result) == 64);
     CHECK(p.out.empty());
     CHECK(p.err == "judge: unknown command 'nosuch'; the commands are case, cache, rank, compare, history, "
-                   "leaderboard or help\nRun './judge --help' for the options and commands.\n");
+                   "leaderboard, batch or help\nRun './judge --help' for the options and commands.\n");
     CHECK(parse({"help", "case", "nwe"}).err ==
           "judge: case: unknown command 'nwe'; did you mean 'new'?\nRun './judge help case' for its options.\n");
 }
@@ -442,7 +442,8 @@ TEST_CASE("every usage error is judge: and what is wrong on stderr, then where t
         {{"rnak", solution}, "judge: unknown command 'rnak'; did you mean 'rank'?"},
         {{"comapre", "a.cu", "b.cu"}, "judge: unknown command 'comapre'; did you mean 'compare'?"},
         {{"frobnicate"},
-         "judge: 'frobnicate' is neither a command (case, cache, rank, compare, history, leaderboard or help) nor "
+         "judge: 'frobnicate' is neither a command (case, cache, rank, compare, history, leaderboard, batch or help) "
+         "nor "
          "a .cu solution"},
         {{"case", "nwe", "secret/x"}, "judge: case: unknown command 'nwe'; did you mean 'new'?"},
         {{"cache", "nosuch"}, "judge: cache: unknown command 'nosuch'; the commands are info or clean"},

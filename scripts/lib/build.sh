@@ -13,6 +13,9 @@ test_packages="python3-jsonschema"
 # What the browser test of ./judge serve drives (harness/tests/test_serve_browser.py), installed
 # by scripts/test alone.
 browser_packages="chromium chromium-driver python3-selenium"
+# What the test of scripts/slurm/ starts a one-node cluster from, installed by scripts/test
+# as the plot packages are: never by ./judge.
+slurm_packages="slurm-wlm munge"
 
 # Staged copies of the packages (scripts/stage-deps) for machines without a registry.
 prefix_args=()

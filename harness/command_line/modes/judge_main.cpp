@@ -8,6 +8,7 @@
 #include "testcases/testcase.hpp"
 #include "judging/compile/cache_command.hpp"
 #include "command_line/modes/rank_mode.hpp"
+#include "command_line/modes/batch_mode.hpp"
 #include "command_line/options/cli.hpp"
 #include "judging/os/interrupt.hpp"
 #include "command_line/reporters/plot_call.hpp"
@@ -112,7 +113,12 @@ int main(int argc, char **argv) {
     sandbox::make_undumpable();
     install_interrupt_cleanup();
     if (argc > 1 && std::strcmp(argv[1], "serve") == 0) return serve_command(argc, argv);
-    const auto parsed = parse_command_line(argc, argv, {checkout_testcases_dir(), GEMM_JUDGE_NVCC, GEMM_JUDGE_VERSION});
+    const CommandLineDefaults defaults{checkout_testcases_dir(), GEMM_JUDGE_NVCC, GEMM_JUDGE_VERSION};
+    // batch has options of its own and passes the judge's, after --, to each judge it starts.
+    const std::vector<std::string> words(argv + 1, argv + argc);
+    if (!words.empty() && words[0] == "batch") return run_batch_command({words.begin() + 1, words.end()}, defaults);
+    if (words.size() >= 2 && words[0] == "help" && words[1] == "batch") return run_batch_command({"--help"}, defaults);
+    const auto parsed = parse_command_line(argc, argv, defaults);
     if (const int *status = std::get_if<int>(&parsed)) return *status;
     const auto &options = std::get<JudgeOptions>(parsed);
     try {

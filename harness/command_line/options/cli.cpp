@@ -44,7 +44,7 @@ const char *exit_status_text =
     "  64  bad command line (the message names the option or the file)\n"
     "  130/143  Ctrl-C or SIGTERM: nvcc, the referee and the runners stop with the judge, which ends by that "
     "signal\n"
-    "A command's options: ./judge help COMMAND (rank, compare, history, leaderboard, case new, case validate, "
+    "A command's options: ./judge help COMMAND (batch, rank, compare, history, leaderboard, case new, case validate, "
     "case show, case export, case import, cache info, cache clean).";
 
 // A number option's value checked as text, before CLI11 converts it, so a word is refused
@@ -558,6 +558,8 @@ std::variant<JudgeOptions, int> parse_command_line(int argc, const char *const *
     add_case_command(app, o.case_command, case_shape);
     add_cache_command(app, o.cache_command);
     add_competitive_commands(app, o);
+    // Listed here; its own options are parsed by command_line/modes/batch_mode.cpp.
+    app.add_subcommand("batch", "judge many solutions, one lane per GPU, into one leaderboard table and JSON");
     auto *help = app.add_subcommand("help", "print this help, or a command's: ./judge help case new");
     help->add_option("command", help_topic, "a command, e.g. rank or case new");
     app.add_option("--history", o.history_path,

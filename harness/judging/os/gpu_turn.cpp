@@ -1,7 +1,9 @@
 #include "judging/os/gpu_turn.hpp"
-#include "measurement/gpu_sharing.hpp"
+#include "judging/os/gpu_identity.hpp"
 #include "judging/os/lock_file.hpp"
+#include "measurement/gpu_sharing.hpp"
 
+#include <cctype>
 #include <cerrno>
 #include <chrono>
 #include <cstdlib>
@@ -25,7 +27,8 @@ std::string describe_holder(int fd) {
 
 } // namespace
 
-std::unique_ptr<GpuTurn> GpuTurn::lock(const std::string &path, const Tell &tell, double poll_s, bool wait) {
+std::unique_ptr<GpuTurn> GpuTurn::lock(const std::string &path, const Tell &tell, double poll_s, bool wait,
+                                       int operation) {
     std::unique_ptr<GpuTurn> turn(new GpuTurn);
     const int fd = open_shared_lock_file(path);
     if (fd < 0) {
@@ -36,7 +39,7 @@ std::unique_ptr<GpuTurn> GpuTurn::lock(const std::string &path, const Tell &tell
     bool told = false, waited = false;
     // Polled, not a blocking flock: an interrupt then ends the judge at once, whatever its
     // handler does with restarted system calls.
-    while (flock(fd, LOCK_EX | LOCK_NB) != 0) {
+    while (flock(fd, operation | LOCK_NB) != 0) {
         if (errno != EWOULDBLOCK && errno != EINTR) {
             turn->why_not_ = "its lock file " + path + " cannot be locked: " + std::strerror(errno);
             close(fd);
@@ -63,10 +66,19 @@ std::unique_ptr<GpuTurn> GpuTurn::lock(const std::string &path, const Tell &tell
 }
 
 std::unique_ptr<GpuTurn> GpuTurn::take(const std::string &path, const Tell &tell, double poll_s) {
-    return lock(path, tell, poll_s, true);
+    return lock(path, tell, poll_s, true, LOCK_EX);
 }
 
-std::unique_ptr<GpuTurn> GpuTurn::try_take(const std::string &path) { return lock(path, nullptr, 0, false); }
+std::unique_ptr<GpuTurn> GpuTurn::try_take(const std::string &path) { return lock(path, nullptr, 0, false, LOCK_EX); }
+
+std::unique_ptr<GpuTurn> GpuTurn::take_on_gpu(const std::string &machine_path, const std::string &gpu_path,
+                                              const Tell &tell, bool wait, double poll_s) {
+    auto machine = lock(machine_path, tell, poll_s, wait, LOCK_SH);
+    if (!machine->held()) return machine;
+    auto turn = lock(gpu_path, tell, poll_s, wait, LOCK_EX);
+    if (turn->held()) turn->machine_share_ = std::move(machine);
+    return turn;
+}
 
 std::shared_ptr<const GpuTurn> GpuTurn::for_this_judge(bool wait) {
     static std::shared_ptr<const GpuTurn> judge_wide;
@@ -76,9 +88,11 @@ std::shared_ptr<const GpuTurn> GpuTurn::for_this_judge(bool wait) {
         none->why_not_ = "not taken";
         return judge_wide = none;
     }
-    std::shared_ptr<const GpuTurn> turn =
-        wait ? take(gpu_turn_lock_path(), [](const std::string &text) { std::cerr << "judge: " << text << "\n"; })
-             : try_take(gpu_turn_lock_path());
+    const auto tell = [](const std::string &text) { std::cerr << "judge: " << text << "\n"; };
+    const auto own_gpu = gpu_turn_lock_path_of_own_gpu();
+    std::shared_ptr<const GpuTurn> turn = own_gpu ? take_on_gpu(gpu_turn_lock_path(), *own_gpu, tell, wait)
+                                          : wait  ? take(gpu_turn_lock_path(), tell)
+                                                  : try_take(gpu_turn_lock_path());
     if (turn->held_by_another_) return nullptr;
     // Judging goes on without a turn, but not silently: another judge could then time this one's work.
     if (!turn->held())
@@ -92,9 +106,18 @@ GpuTurn::~GpuTurn() {
 
 std::string gpu_turn_lock_path() { return "/tmp/gemm-judge-gpu.lock"; }
 
+std::optional<std::string> gpu_turn_lock_path_of_own_gpu() {
+    const auto gpu = gpu_in_use(std::getenv("CUDA_VISIBLE_DEVICES"), std::getenv("CUDA_DEVICE_ORDER"), listed_gpus());
+    if (!gpu) return std::nullopt;
+    std::string name;
+    for (const char c : *gpu) name += std::isalnum(static_cast<unsigned char>(c)) || c == '-' ? c : '_';
+    return "/tmp/gemm-judge-gpu-" + name + ".lock";
+}
+
 bool gpu_turns_wanted() {
     const char *setting = std::getenv("GEMM_JUDGE_GPU_TURNS");
     if (setting && std::strcmp(setting, "0") == 0) return false;
+    if (no_gpu_visible(std::getenv("CUDA_VISIBLE_DEVICES"))) return false;
     if (setting && std::strcmp(setting, "1") == 0) return true;
     return access("/dev/nvidiactl", F_OK) == 0;
 }
