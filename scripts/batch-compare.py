@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """scripts/batch-compare.py — ./judge batch against each file judged alone (scripts/gpu-check
 --part batch): per submission, the worst verdict of every batch given and of the lone run,
-whether they agree, and, per case timed in both, how far a batch's GFLOP/s is from the
-first batch's (the noise of judging the same kernel twice is the yardstick).
+whether they agree, and, per case timed beside cuBLAS in both, how far a batch's GFLOP/s is
+from the first batch's (the noise of judging the same kernel twice is the yardstick).
 
 Usage: batch-compare.py WALL_FILE ALONE_DIR LABEL=BATCH_JSON [LABEL=BATCH_JSON…]
   WALL_FILE  lines "LABEL SECONDS", the wall time of each batch and of "alone" (all files)
@@ -39,7 +39,10 @@ def alone_verdict(folder, name):
 
 
 def case_gflops(report):
-    return {c.get("name"): c["gflops"] for c in report.get("cases", []) if c.get("gflops")}
+    # Only the cases timed with the whole budget beside cuBLAS: a correctness case's few
+    # microseconds move by more than their own size from run to run, and say nothing of lanes.
+    return {c.get("name"): c["gflops"] for c in report.get("cases", [])
+            if c.get("gflops") and "fraction_of_cublas" in c}
 
 
 def main(argv):
@@ -71,7 +74,7 @@ def main(argv):
     names = sorted({name for _, rows in batches for name in rows})
     width = max([len(n) for n in names] + [10])
     header = "submission".ljust(width) + "  " + "  ".join(label.ljust(12) for label, _ in batches)
-    print(header + "  alone   agree  worst GFLOP/s change vs " + batches[0][0])
+    print(header + "  alone   agree  worst GFLOP/s change (perf cases) vs " + batches[0][0])
     disagreements = 0
     for name in names:
         verdicts = [rows.get(name, ("—", "", {})) for _, rows in batches]

@@ -54,7 +54,7 @@ def stream(base, token, submission, started):
 
 
 def medians(cases):
-    return {c["name"]: (c["verdict"], c["timing"]["stats"]["median_ms"] if c.get("timing") else None,
+    return {c["name"]: (c["verdict"], c["timing"]["median_ms"] if c.get("timing") else None,
                         c.get("time_resolution_ms")) for c in cases}
 
 
