@@ -235,6 +235,25 @@ TEST_CASE("compare of a good and a broken solution reports the broken one's CE, 
     CHECK(contains(run.output, "error"));
 }
 
+TEST_CASE("compare compiles each side with the include folders of its own folder's gemm-judge.conf") {
+    if (skip_without_nvcc()) return;
+    TempFolder folder;
+    const std::string naive = bytes_of(std::string(GEMM_SOURCE_DIR) + "/solutions/01-naive.cu");
+    // Each side includes a header only its own folder's gemm-judge.conf makes visible.
+    for (const std::string side : {"old", "new"}) {
+        folder.write(side + "/gemm-judge.conf", "include headers\n");
+        folder.write(side + "/headers/only_" + side + ".h", "#define SIDE_" + side + " 1\n");
+        folder.write(side + "/sol.cu", "#include \"only_" + side + ".h\"\n" + naive);
+    }
+    // No GPU visible: both sides are compiled, then the run stops, saying so (exit 6).
+    const auto run = run_captured({"env", "CUDA_VISIBLE_DEVICES=", judge_program, "compare", folder.at("old/sol.cu"),
+                                   folder.at("new/sol.cu"), "--cache-dir", folder.at("cache"), "--no-history"});
+    CAPTURE(run.output);
+    CHECK(run.exit_code == 6);
+    CHECK_FALSE(contains(run.output, "CE"));
+    CHECK_FALSE(contains(run.output, "only_new.h"));
+}
+
 TEST_CASE("the leaderboard gives one board per GPU model, best first") {
     TempFolder folder;
     const auto db = folder.at("h.sqlite");

@@ -50,11 +50,12 @@ TestCase generated_case(const Shape &shape, std::uint64_t seed, const std::strin
     return command_line_case(shape, static_cast<long long>(seed), data);
 }
 
-// --include folders, then those of the solution folder's gemm-judge.conf, then the judge's
-// own solve.h (LeetGPU's starter form), last so that a solve.h of the solution's wins.
-std::vector<std::string> include_dirs(const JudgeOptions &o) {
-    std::vector<std::string> dirs = o.include_dirs;
-    const FolderSettings settings = folder_settings(o.solution);
+// --include folders, then those of the gemm-judge.conf beside `solution` (each side of a
+// compare has its own folder), then the judge's own solve.h (LeetGPU's starter form), last
+// so that a solve.h of the solution's wins.
+std::vector<std::string> include_dirs(const std::vector<std::string> &given, const std::string &solution) {
+    std::vector<std::string> dirs = given;
+    const FolderSettings settings = folder_settings(solution);
     dirs.insert(dirs.end(), settings.include_dirs.begin(), settings.include_dirs.end());
     dirs.push_back(starter_include_dir());
     return dirs;
@@ -162,7 +163,7 @@ std::optional<int> Session::prepare(const std::vector<TestCase> &cases, std::uni
     context.arch = choose_target(o.arch, context.device, o.nvcc);
     if (isatty(STDERR_FILENO)) std::cerr << "compiling " << escape_for_terminal(context.solution) << "…\n";
     context.compile =
-        compile_solution(context.solution, CompileOptions{o.nvcc, context.arch, o.cache_dir, include_dirs(o), {},
+        compile_solution(context.solution, CompileOptions{o.nvcc, context.arch, o.cache_dir, include_dirs(o.include_dirs, context.solution), {},
                                                           {o.compile_timeout_s, o.compile_memory_gib}});
     context.timeline.compile_s = seconds_since_judge_start() - compile_start;
     if (context.compile.rebuilt_damaged)
@@ -235,7 +236,7 @@ SupervisorOptions Session::supervision(double time_limit_scale) const {
 
 std::string Session::reproduce_command(const Shape &shape, std::uint64_t seed, const std::string &data) const {
     std::string command =
-        "./judge " + options.solution + " --shape " + shape_text(shape, "x") + " --seed " + std::to_string(seed);
+        "./judge " + context.solution + " --shape " + shape_text(shape, "x") + " --seed " + std::to_string(seed);
     if (data != "uniform -1 1") command += " --data '" + data + "'";
     if (options.case_run.precision != "fp32") command += " --precision " + options.case_run.precision;
     return command;
