@@ -478,7 +478,7 @@ CaseResult Supervisor::run_case_once(const TestCase &tc, const CasePolicy &polic
     const WorkerStart ready = start();
     if (!ready.ok) {
         // Only a solution's process that could not load is the solution's doing (RE).
-        auto r = decide_case(tc.name, shape_of(tc), ended_early(ready.solution_at_fault ? CaseEnding::NotStarted : CaseEnding::JudgeFailed,
+        auto r = decide_case(tc.name, shape_of(tc), ended_early(ready.solution_at_fault ? SupervisorSaw::NotStarted : SupervisorSaw::JudgeSideFailed,
                                              ready.failure));
         r.output_tail = solution_output_.tail;
         return r;
@@ -499,7 +499,7 @@ CaseResult Supervisor::run_case_once(const TestCase &tc, const CasePolicy &polic
     };
     if (!channel_.send(nlohmann::json(request))) {
         stop_all();
-        return finish(ended_early(CaseEnding::JudgeFailed, "the referee is gone"));
+        return finish(ended_early(SupervisorSaw::JudgeSideFailed, "the referee is gone"));
     }
     for (;;) {
         const int remaining_ms = std::max(0, static_cast<int>(std::ceil(seconds_until(deadline) * 1000)));
@@ -509,13 +509,13 @@ CaseResult Supervisor::run_case_once(const TestCase &tc, const CasePolicy &polic
             else
                 end_overrun_call();
             if (phase == Phase::Solve)
-                return finish(ended_early(CaseEnding::CallOverran, "call " + std::to_string(call_index) +
+                return finish(ended_early(SupervisorSaw::CallOverran, "call " + std::to_string(call_index) +
                                                                        " of solve() ran past the time limit of " +
                                                                        format_seconds(call_limit) +
                                                                        " (the solution's process was killed)"));
             if (phase == Phase::StandIn)
                 return finish(ended_early(
-                    CaseEnding::CallOverran,
+                    SupervisorSaw::CallOverran,
                     "a stand-in call the judge made in the solution's process " +
                         (call_index > 0 ? "after call " + std::to_string(call_index) + " of solve()"
                                         : std::string("before any call of solve()")) +
@@ -523,7 +523,7 @@ CaseResult Supervisor::run_case_once(const TestCase &tc, const CasePolicy &polic
                         format_seconds(call_limit) +
                         ": the judge's own kernel there takes milliseconds, so the solution's process kept it from "
                         "returning (it was killed)"));
-            return finish(ended_early(CaseEnding::JudgeFailed, "the judge's own work on this case took over " +
+            return finish(ended_early(SupervisorSaw::JudgeSideFailed, "the judge's own work on this case took over " +
                                                                    format_seconds(options_.judge_phase_limit_s)));
         }
         std::vector<std::string> lines;
@@ -534,7 +534,7 @@ CaseResult Supervisor::run_case_once(const TestCase &tc, const CasePolicy &polic
             if (!ours) {
                 stop_all();
                 return finish(
-                    ended_early(CaseEnding::JudgeFailed,
+                    ended_early(SupervisorSaw::JudgeSideFailed,
                                 "the referee sent something that is not a judge message: " + line.substr(0, 120)));
             }
             const nlohmann::json &message = *parsed;
@@ -555,7 +555,7 @@ CaseResult Supervisor::run_case_once(const TestCase &tc, const CasePolicy &polic
                     facts.reported = message.at("result").get<CaseResult>();
                 } catch (const std::exception &e) {
                     stop_all();
-                    return finish(ended_early(CaseEnding::JudgeFailed,
+                    return finish(ended_early(SupervisorSaw::JudgeSideFailed,
                                               std::string("malformed result from the referee: ") + e.what()));
                 }
                 if (facts.reported.runner_lost) facts.runner_end = describe_runner_end(facts.reported.failed_call);
@@ -571,7 +571,7 @@ CaseResult Supervisor::run_case_once(const TestCase &tc, const CasePolicy &polic
             const std::string why = "the referee process " + describe_wait_status(referee_.reap(2)) + ": " +
                                     judge_side_output_.tail.substr(0, 300);
             stop_all();
-            return finish(ended_early(CaseEnding::JudgeFailed, why));
+            return finish(ended_early(SupervisorSaw::JudgeSideFailed, why));
         }
     }
 }

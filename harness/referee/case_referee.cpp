@@ -429,7 +429,7 @@ void CaseReferee::blame_out_of_memory(const TestCase &tc, const std::string &wha
 CaseResult CaseReferee::run_case(const CaseRequest &request) {
     const TestCase &tc = request.testcase;
     CaseResult r;
-    r.facts.ending = RefereeEnding::Completed;
+    r.facts.ending = RefereeWork::Completed;
     judge_.send({{"event", event::judge}});
     PhaseClock clock(r.phases);
     Problem &problem = problem_for(tc.M, tc.N, tc.K);

@@ -50,13 +50,13 @@ CaseResult judge_one(CaseReferee &referee, const CaseRequest &request, bool &sta
     try {
         result = referee.run(request);
     } catch (const SolutionFailure &e) {
-        result.facts.ending = RefereeEnding::SolutionFailed;
+        result.facts.ending = RefereeWork::SolutionFailed;
         result.facts.why = e.what();
         result.runner_lost = e.lost;
         result.failed_call = e.call;
         start_afresh = true; // its process may be gone or its context unusable
     } catch (const std::exception &e) {
-        result.facts.ending = RefereeEnding::JudgeFailed;
+        result.facts.ending = RefereeWork::RefereeFailed;
         result.facts.why = std::string("the judge failed on this case: ") + e.what();
         start_afresh = true;
     }
@@ -73,7 +73,7 @@ Served serve(RefereeChannel &judge, CaseReferee &referee, bool spare_runner_left
         const auto request = readable_request(*message, problem);
         if (!request) {
             CaseResult bad;
-            bad.facts.ending = RefereeEnding::JudgeFailed;
+            bad.facts.ending = RefereeWork::RefereeFailed;
             bad.facts.why = "the judge sent a request the referee cannot run: " + problem;
             judge.send({{"event", event::result}, {"result", bad}, {"worker_exits", false}});
             continue;
@@ -82,7 +82,7 @@ Served serve(RefereeChannel &judge, CaseReferee &referee, bool spare_runner_left
         const CaseResult result = judge_one(referee, *request, start_afresh);
         // Only the solution's runner is at fault: a fresh one on a spare socket, the rest kept.
         const bool replace_runner =
-            start_afresh && result.facts.ending == RefereeEnding::SolutionFailed && spare_runner_left;
+            start_afresh && result.facts.ending == RefereeWork::SolutionFailed && spare_runner_left;
         judge.send({{"event", event::result},
                     {"result", result},
                     {"worker_exits", start_afresh && !replace_runner},

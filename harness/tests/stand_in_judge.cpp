@@ -109,10 +109,10 @@ int main(int argc, char **argv) {
     const std::string bin = fs::read_symlink("/proc/self/exe").parent_path().string();
     JudgeOptions options;
     options.solution = argv[1];
-    options.stream_path = argument(argc, argv, "--stream");
-    options.json_path = argument(argc, argv, "--json");
-    options.record_history = !argument(argc, argv, "--history").empty();
-    options.history_path = argument(argc, argv, "--history");
+    options.reports.stream_path = argument(argc, argv, "--stream");
+    options.reports.json_path = argument(argc, argv, "--json");
+    options.history.record = !argument(argc, argv, "--history").empty();
+    options.history.path = argument(argc, argv, "--history");
     options.version = "stand-in";
     Reporters reporters = reporters_for(options);
     Session session(options, reporters, options.solution);

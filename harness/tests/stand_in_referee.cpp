@@ -62,18 +62,18 @@ CaseResult run_case(RefereeChannel &judge, RunnerLink &runner, const CaseRequest
     }
     // Facts, as the real referee sends them: the judge decides the verdict.
     if (reply.kind == RunnerReply::Kind::Lost) {
-        r.facts.ending = RefereeEnding::SolutionFailed;
+        r.facts.ending = RefereeWork::SolutionFailed;
         r.runner_lost = true;
         r.failed_call = 1;
     } else if (reply.kind != RunnerReply::Kind::Done) {
-        r.facts.ending = RefereeEnding::SolutionFailed;
+        r.facts.ending = RefereeWork::SolutionFailed;
         r.facts.why = reply.kind == RunnerReply::Kind::Violation
                           ? "the solution's process broke the runner protocol: " + reply.why
                           : reply.why;
     } else {
         const std::vector<float> C(arena + a + b, arena + a + b + c);
         r.check = compare_output(C.data(), reference_on_cpu(inputs.A, inputs.B, tc.M, tc.N, tc.K), request.policy.precision);
-        r.facts.ending = RefereeEnding::Completed;
+        r.facts.ending = RefereeWork::Completed;
         r.facts.checked_integrity = IntegrityCheck{};
     }
     munmap(arena, bytes);
@@ -104,7 +104,7 @@ int serve(RefereeChannel &judge, RunnerLink &solution, bool spare_left) {
         const auto request = message->get<CaseRequest>();
         judge.set_nonce(request.nonce);
         const CaseResult r = run_case(judge, solution, request);
-        const bool failed = r.facts.ending == RefereeEnding::SolutionFailed;
+        const bool failed = r.facts.ending == RefereeWork::SolutionFailed;
         judge.send({{"event", event::result},
                     {"result", r},
                     {"worker_exits", failed && !spare_left},

@@ -31,7 +31,7 @@ CaseResult reported(Verdict verdict) {
 // clean integrity check, timed.
 CaseResult completed(const OutputCheck &check = {}) {
     CaseResult r;
-    r.facts.ending = RefereeEnding::Completed;
+    r.facts.ending = RefereeWork::Completed;
     r.check = check;
     r.facts.checked_integrity = IntegrityCheck{};
     r.timing = TimedRun{};
@@ -51,12 +51,12 @@ OutputCheck unwritten_elements(long long count, long long of) {
 
 TEST_CASE("each way a run ends without the referee's result has its verdict and keeps its why") {
     const struct {
-        CaseEnding ending;
+        SupervisorSaw ending;
         Verdict verdict;
-    } endings[] = {{CaseEnding::NotCompiled, Verdict::CE},
-                   {CaseEnding::NotStarted, Verdict::RE},
-                   {CaseEnding::CallOverran, Verdict::TLE},
-                   {CaseEnding::JudgeFailed, Verdict::JE}};
+    } endings[] = {{SupervisorSaw::NotCompiled, Verdict::CE},
+                   {SupervisorSaw::NotStarted, Verdict::RE},
+                   {SupervisorSaw::CallOverran, Verdict::TLE},
+                   {SupervisorSaw::JudgeSideFailed, Verdict::JE}};
     for (const auto &e : endings) {
         const CaseResult r = decide_case(primes().name, shape_of(primes()), ended_early(e.ending, "because"));
         CHECK(r.verdict == e.verdict);
@@ -111,16 +111,16 @@ TEST_CASE("a failing timed call is WA by the timed check's rule, named by its nu
 
 TEST_CASE("the referee's own endings: the solution's failure is RE in its words, the referee's JE") {
     CaseFacts failed;
-    failed.reported.facts.ending = RefereeEnding::SolutionFailed;
+    failed.reported.facts.ending = RefereeWork::SolutionFailed;
     failed.reported.facts.why = "a CUDA error in solve(): an illegal memory access";
     CHECK(decide_case(primes().name, shape_of(primes()), failed).verdict == Verdict::RE);
     CHECK(decide_case(primes().name, shape_of(primes()), failed).detail == "a CUDA error in solve(): an illegal memory access");
     CaseFacts broke;
-    broke.reported.facts.ending = RefereeEnding::JudgeFailed;
+    broke.reported.facts.ending = RefereeWork::RefereeFailed;
     broke.reported.facts.why = "the judge failed on this case: out of memory";
     CHECK(decide_case(primes().name, shape_of(primes()), broke).verdict == Verdict::JE);
     CaseFacts unchecked; // completed, yet no check: never AC
-    unchecked.reported.facts.ending = RefereeEnding::Completed;
+    unchecked.reported.facts.ending = RefereeWork::Completed;
     CHECK(decide_case(primes().name, shape_of(primes()), unchecked).verdict == Verdict::JE);
 }
 
@@ -133,14 +133,14 @@ TEST_CASE("a blocked attempt is never AC or WA, and is named before any other de
         CHECK(r.verdict == Verdict::RE);
         CHECK(r.detail.rfind("tried to open a network socket (blocked)", 0) == 0);
     }
-    CaseFacts overran = ended_early(CaseEnding::CallOverran, "call 1 ran past the time limit");
+    CaseFacts overran = ended_early(SupervisorSaw::CallOverran, "call 1 ran past the time limit");
     overran.attempts = "tried to open a network socket (blocked)";
     CHECK(decide_case(primes().name, shape_of(primes()), overran).verdict == Verdict::TLE);
 }
 
 TEST_CASE("a lost runner is described by the judge, and an impossible time is JE without figures") {
     CaseFacts lost;
-    lost.reported.facts.ending = RefereeEnding::SolutionFailed;
+    lost.reported.facts.ending = RefereeWork::SolutionFailed;
     lost.reported.runner_lost = true;
     lost.runner_end = "the solution's process was killed by SIGSEGV during call 2 of solve()";
     CHECK(decide_case(primes().name, shape_of(primes()), lost).verdict == Verdict::RE);
@@ -157,7 +157,7 @@ TEST_CASE("a lost runner is described by the judge, and an impossible time is JE
 }
 
 TEST_CASE("under --sanitize a finding is RE with its line, and a clean run counts only when worse") {
-    CaseResult so_far = decide_case(primes().name, shape_of(primes()), CaseFacts{CaseEnding::Reported, completed(), "", "", {}, ""});
+    CaseResult so_far = decide_case(primes().name, shape_of(primes()), CaseFacts{SupervisorSaw::RefereeReported, completed(), "", "", {}, ""});
     add_sanitizer_run(so_far, "memcheck", reported(Verdict::AC), std::nullopt);
     CHECK(so_far.verdict == Verdict::AC);
     CaseResult tle = reported(Verdict::TLE);

@@ -55,28 +55,28 @@ bool contains(const std::string &s, const std::string &part) { return s.find(par
 TEST_CASE("a bare solution gets every default") {
     const auto p = parse({solution});
     REQUIRE(std::holds_alternative<JudgeOptions>(p.result));
-    const auto &o = std::get<JudgeOptions>(p.result);
-    CHECK(o.solution == solution);
-    CHECK(o.cases.empty());
-    CHECK(o.testcases_dir == "/default/testcases");
-    CHECK(o.nvcc == "/opt/nvcc");
-    CHECK(o.arch.empty());
-    CHECK(o.json_path.empty());
-    CHECK_FALSE(o.cache_dir.empty());
-    CHECK(o.case_run.baseline == "perf");
-    CHECK(o.case_run.time_budget_s == 0.3);
-    CHECK_FALSE(o.case_run.time_budget_given);
-    CHECK(o.compile_timeout_s == 120);
-    CHECK(o.compile_memory_gib == 8);
-    CHECK_FALSE(o.show_output);
-    CHECK_FALSE(o.list);
+    const auto &options = std::get<JudgeOptions>(p.result);
+    CHECK(options.solution == solution);
+    CHECK(options.selection.cases.empty());
+    CHECK(options.selection.testcases_dir == "/default/testcases");
+    CHECK(options.compile.nvcc == "/opt/nvcc");
+    CHECK(options.compile.arch.empty());
+    CHECK(options.reports.json_path.empty());
+    CHECK_FALSE(options.compile.cache_dir.empty());
+    CHECK(options.case_run.baseline == "perf");
+    CHECK(options.case_run.time_budget_s == 0.3);
+    CHECK_FALSE(options.case_run.time_budget_given);
+    CHECK(options.compile.timeout_s == 120);
+    CHECK(options.compile.memory_gib == 8);
+    CHECK_FALSE(options.reports.show_output);
+    CHECK_FALSE(options.selection.list);
 }
 
 TEST_CASE("the compile limits are options, and a limit out of range is a bad command line naming it") {
     const auto p = parse({solution, "--compile-timeout", "30", "--compile-memory", "2.5"});
     REQUIRE(std::holds_alternative<JudgeOptions>(p.result));
-    CHECK(std::get<JudgeOptions>(p.result).compile_timeout_s == 30);
-    CHECK(std::get<JudgeOptions>(p.result).compile_memory_gib == 2.5);
+    CHECK(std::get<JudgeOptions>(p.result).compile.timeout_s == 30);
+    CHECK(std::get<JudgeOptions>(p.result).compile.memory_gib == 2.5);
     for (const auto &[option, value] : {std::pair{"--compile-timeout", "0"}, std::pair{"--compile-memory", "0.1"}}) {
         const auto bad = parse({solution, option, value});
         REQUIRE(std::holds_alternative<int>(bad.result));
@@ -90,22 +90,22 @@ TEST_CASE("every option lands in its field") {
         parse({solution, "--testcases", testcases, "--arch", "sm_90", "--json", "out.json", "--time-budget", "1.5",
                "--baseline", "all", "--show-output", "--nvcc", "/bin/sh", "--cache-dir", "/tmp/cache"});
     REQUIRE(std::holds_alternative<JudgeOptions>(p.result));
-    const auto &o = std::get<JudgeOptions>(p.result);
-    CHECK(o.testcases_dir == testcases);
-    CHECK(o.arch == "sm_90");
-    CHECK(o.json_path == "out.json");
-    CHECK(o.case_run.time_budget_s == 1.5);
-    CHECK(o.case_run.time_budget_given);
-    CHECK(o.case_run.baseline == "all");
-    CHECK(o.show_output);
-    CHECK(o.nvcc == "/bin/sh");
-    CHECK(o.cache_dir == "/tmp/cache");
+    const auto &options = std::get<JudgeOptions>(p.result);
+    CHECK(options.selection.testcases_dir == testcases);
+    CHECK(options.compile.arch == "sm_90");
+    CHECK(options.reports.json_path == "out.json");
+    CHECK(options.case_run.time_budget_s == 1.5);
+    CHECK(options.case_run.time_budget_given);
+    CHECK(options.case_run.baseline == "all");
+    CHECK(options.reports.show_output);
+    CHECK(options.compile.nvcc == "/bin/sh");
+    CHECK(options.compile.cache_dir == "/tmp/cache");
 }
 
 TEST_CASE("--case may be repeated and keeps its order") {
     const auto p = parse({solution, "--case", "sample", "--case", "secret/04-primes", "--case", "07-mult32-minus-one"});
     REQUIRE(std::holds_alternative<JudgeOptions>(p.result));
-    CHECK(std::get<JudgeOptions>(p.result).cases ==
+    CHECK(std::get<JudgeOptions>(p.result).selection.cases ==
           std::vector<std::string>{"sample", "secret/04-primes", "07-mult32-minus-one"});
 }
 
@@ -146,7 +146,7 @@ TEST_CASE("a solution file that does not exist is a usage error") {
 TEST_CASE("--list needs no solution") {
     const auto p = parse({"--list"});
     REQUIRE(std::holds_alternative<JudgeOptions>(p.result));
-    CHECK(std::get<JudgeOptions>(p.result).list);
+    CHECK(std::get<JudgeOptions>(p.result).selection.list);
     CHECK(std::get<JudgeOptions>(p.result).solution.empty());
 }
 
@@ -341,8 +341,8 @@ TEST_CASE("--shape, --data and --seed are checked as a case, each problem named 
     CHECK(contains(bad_seed.err, "--seed -1: "));
     const auto good = parse({solution, "--shape", "3x4x5", "--data", "normal", "--seed", "7"});
     REQUIRE(std::holds_alternative<JudgeOptions>(good.result));
-    CHECK(std::get<JudgeOptions>(good.result).seed == 7);
-    CHECK(std::get<JudgeOptions>(good.result).shape == std::vector<int>{3, 4, 5});
+    CHECK(std::get<JudgeOptions>(good.result).selection.seed == 7);
+    CHECK(std::get<JudgeOptions>(good.result).selection.shape == std::vector<int>{3, 4, 5});
 }
 
 TEST_CASE("--arch takes a target name, --include existing folders made absolute") {
@@ -351,15 +351,15 @@ TEST_CASE("--arch takes a target name, --include existing folders made absolute"
     CHECK(contains(banana.err, "--arch banana"));
     const auto p = parse({solution, "--arch", "sm_90a", "--include", GEMM_SOURCE_DIR "/harness/../harness"});
     REQUIRE(std::holds_alternative<JudgeOptions>(p.result));
-    CHECK(std::get<JudgeOptions>(p.result).arch == "sm_90a");
-    CHECK(std::get<JudgeOptions>(p.result).include_dirs == std::vector<std::string>{GEMM_SOURCE_DIR "/harness"});
+    CHECK(std::get<JudgeOptions>(p.result).compile.arch == "sm_90a");
+    CHECK(std::get<JudgeOptions>(p.result).compile.include_dirs == std::vector<std::string>{GEMM_SOURCE_DIR "/harness"});
 }
 
 TEST_CASE("cache info and cache clean need no solution, and take --cache-dir after the action") {
     const auto p = parse({"cache", "clean", "--cache-dir", "/tmp/c"});
     REQUIRE(std::holds_alternative<JudgeOptions>(p.result));
     CHECK(std::get<JudgeOptions>(p.result).cache_command == "clean");
-    CHECK(std::get<JudgeOptions>(p.result).cache_dir == "/tmp/c");
+    CHECK(std::get<JudgeOptions>(p.result).compile.cache_dir == "/tmp/c");
 }
 
 // ---- The command line's conventions: help, errors, --shape -------------------------------
@@ -536,7 +536,7 @@ TEST_CASE("--shape takes MxNxK, M×N×K or M N K, before or after the solution")
         const auto p = parse(args);
         CAPTURE(p.err);
         REQUIRE(std::holds_alternative<JudgeOptions>(p.result));
-        CHECK(std::get<JudgeOptions>(p.result).shape == std::vector<int>{4, 5, 6});
+        CHECK(std::get<JudgeOptions>(p.result).selection.shape == std::vector<int>{4, 5, 6});
         CHECK(std::get<JudgeOptions>(p.result).solution == solution);
     }
     for (const auto &args : std::vector<std::vector<std::string>>{

@@ -396,7 +396,7 @@ TEST_CASE("a stand-in order names its kind, and an unknown kind is refused rathe
 
 TEST_CASE("the referee's facts travel whole: its ending, the checked call's integrity, a failing timed call") {
     CaseResult r;
-    r.facts.ending = RefereeEnding::Completed;
+    r.facts.ending = RefereeWork::Completed;
     r.facts.checked_integrity = IntegrityCheck{true, false, 12, 0};
     FailedTimedCall failed;
     failed.call = 9;
@@ -409,7 +409,7 @@ TEST_CASE("the referee's facts travel whole: its ending, the checked call's inte
     failed.check.integrity.floats_written_after_C = 4;
     r.facts.failed_timed_call = failed;
     const auto back = round_trip(r);
-    CHECK(back.facts.ending == RefereeEnding::Completed);
+    CHECK(back.facts.ending == RefereeWork::Completed);
     REQUIRE(back.facts.checked_integrity);
     CHECK(back.facts.checked_integrity->A_modified);
     CHECK(back.facts.checked_integrity->floats_written_before_C == 12);
@@ -427,10 +427,10 @@ TEST_CASE("the referee's facts travel whole: its ending, the checked call's inte
     CHECK(c.integrity.floats_written_after_C == 4);
 
     CaseResult failed_solution;
-    failed_solution.facts.ending = RefereeEnding::SolutionFailed;
+    failed_solution.facts.ending = RefereeWork::SolutionFailed;
     failed_solution.facts.why = "a CUDA error";
     const auto again = round_trip(failed_solution);
-    CHECK(again.facts.ending == RefereeEnding::SolutionFailed);
+    CHECK(again.facts.ending == RefereeWork::SolutionFailed);
     CHECK(again.facts.why == "a CUDA error");
     CHECK_FALSE(again.facts.checked_integrity);
     auto j = json(failed_solution);

@@ -5,13 +5,13 @@ namespace gemm {
 
 namespace {
 
-Verdict verdict_of(CaseEnding ending) {
+Verdict verdict_of(SupervisorSaw ending) {
     switch (ending) {
-    case CaseEnding::NotCompiled: return Verdict::CE;
-    case CaseEnding::NotStarted: return Verdict::RE;
-    case CaseEnding::CallOverran: return Verdict::TLE;
-    case CaseEnding::JudgeFailed:
-    case CaseEnding::Reported: break;
+    case SupervisorSaw::NotCompiled: return Verdict::CE;
+    case SupervisorSaw::NotStarted: return Verdict::RE;
+    case SupervisorSaw::CallOverran: return Verdict::TLE;
+    case SupervisorSaw::JudgeSideFailed:
+    case SupervisorSaw::RefereeReported: break;
     }
     return Verdict::JE;
 }
@@ -20,9 +20,9 @@ Verdict verdict_of(CaseEnding ending) {
 Judgement judge_referee_facts(const Shape &shape, const CaseResult &reported, const std::string &runner_end) {
     const RefereeFacts &facts = reported.facts;
     switch (facts.ending) {
-    case RefereeEnding::SolutionFailed: return {Verdict::RE, reported.runner_lost ? runner_end : facts.why};
-    case RefereeEnding::JudgeFailed: return {Verdict::JE, facts.why};
-    case RefereeEnding::Completed: break;
+    case RefereeWork::SolutionFailed: return {Verdict::RE, reported.runner_lost ? runner_end : facts.why};
+    case RefereeWork::RefereeFailed: return {Verdict::JE, facts.why};
+    case RefereeWork::Completed: break;
     }
     if (!reported.check || !facts.checked_integrity) return {Verdict::JE, "the referee's result holds no check of the output"};
     const Judgement checked = judge_output(*reported.check, *facts.checked_integrity);
@@ -38,7 +38,7 @@ Judgement judge_referee_facts(const Shape &shape, const CaseResult &reported, co
 
 } // namespace
 
-CaseFacts ended_early(CaseEnding ending, std::string why) {
+CaseFacts ended_early(SupervisorSaw ending, std::string why) {
     CaseFacts facts;
     facts.ending = ending;
     facts.why = std::move(why);
@@ -47,7 +47,7 @@ CaseFacts ended_early(CaseEnding ending, std::string why) {
 
 CaseResult decide_case(const std::string &name, const Shape &shape, CaseFacts facts) {
     CaseResult r;
-    if (facts.ending == CaseEnding::Reported) {
+    if (facts.ending == SupervisorSaw::RefereeReported) {
         r = std::move(facts.reported);
         const Judgement j = judge_referee_facts(shape, r, facts.runner_end);
         r.verdict = j.verdict;

@@ -14,16 +14,18 @@
 
 namespace gemm {
 
-enum class CaseEnding {
-    Reported,    // the referee sent its facts: they decide, unless a fact below overrides them
-    NotCompiled, // nvcc failed, or the library has no usable solve(): CE
-    NotStarted,  // the solution's processes did not start or load it: RE
-    CallOverran, // a solve() call ran past the case's time limit: TLE
-    JudgeFailed, // the judge's own side failed (the referee gone, silent or incoherent): JE
+// What the supervisor saw end the case (the referee's own account of its work is
+// RefereeWork, referee_facts.hpp).
+enum class SupervisorSaw {
+    RefereeReported, // the referee sent its facts: they decide, unless a fact below overrides them
+    NotCompiled,     // nvcc failed, or the library has no usable solve(): CE
+    NotStarted,      // the solution's processes did not start or load it: RE
+    CallOverran,     // a solve() call ran past the case's time limit: TLE
+    JudgeSideFailed, // the judge's own side failed (the referee gone, silent or incoherent): JE
 };
 
 struct CaseFacts {
-    CaseEnding ending = CaseEnding::Reported;
+    SupervisorSaw ending = SupervisorSaw::RefereeReported;
     CaseResult reported;                          // the referee's result, when Reported
     std::string why;                              // any other ending, in words
     std::string runner_end;                       // how the solution's process ended, when the referee lost it
@@ -32,7 +34,7 @@ struct CaseFacts {
 };
 
 // The facts of a run that ended without the referee's result: how, and why in words.
-CaseFacts ended_early(CaseEnding ending, std::string why);
+CaseFacts ended_early(SupervisorSaw ending, std::string why);
 
 // Facts in, a judgement out: the case's result with its verdict, detail and identity.
 CaseResult decide_case(const std::string &name, const Shape &shape, CaseFacts facts);

@@ -14,10 +14,12 @@
 
 namespace gemm {
 
-enum class RefereeEnding {
+// How the referee's work on a case ended, in its own words (the supervisor's view of the
+// case is SupervisorSaw, case_verdict.hpp).
+enum class RefereeWork {
     Completed,      // every call it made was checked: the checks below decide
     SolutionFailed, // the solution's process failed the protocol, a call, or kept the GPU busy: `why`
-    JudgeFailed,    // the referee's own work failed, or the request could not be run: `why`
+    RefereeFailed,  // the referee's own work failed, or the request could not be run: `why`
 };
 
 struct FailedTimedCall {
@@ -26,7 +28,7 @@ struct FailedTimedCall {
 };
 
 struct RefereeFacts {
-    RefereeEnding ending = RefereeEnding::JudgeFailed;
+    RefereeWork ending = RefereeWork::RefereeFailed;
     std::string why;
     std::optional<IntegrityCheck> checked_integrity; // the checked call's guard bands and inputs
     std::optional<FailedTimedCall> failed_timed_call;

@@ -68,12 +68,12 @@ Rounds rounds_of(const std::vector<double> &samples, const nlohmann::json *sizes
 }
 
 // A --json report of a judge or rank run, or a history attempt (#ID, whose report it keeps).
-Timings timings_of_report(const std::string &side, const JudgeOptions &o) {
+Timings timings_of_report(const std::string &side, const JudgeOptions &options) {
     nlohmann::json report;
     if (side.rfind('#', 0) == 0) {
         const long long id = attempt_id(side);
-        const auto attempt = History::open(o.history_path.empty() ? default_history_path() : o.history_path,
-                                           o.history_path.empty() ? HistoryPlace::default_place : HistoryPlace::named)
+        const auto attempt = History::open(options.history.path.empty() ? default_history_path() : options.history.path,
+                                           options.history.path.empty() ? HistoryPlace::default_place : HistoryPlace::named)
                                  .attempt(id);
         if (!attempt) throw UsageError(side + ": no such attempt in the history");
         report = nlohmann::json::parse(attempt->report_json);
@@ -204,17 +204,18 @@ class HeldEvents : public Reporter {
     std::function<void(Reporter &)> finished_;
 };
 
-// A Reporters that only holds events, and the holder inside it.
-struct Held {
+// One side of a compare while both compile: reporters that only hold its events, and the
+// holder inside them, to replay once the outcome of both sides is known.
+struct HeldSide {
     Reporters reporters;
     HeldEvents *events;
-    Held() : events(new HeldEvents) { reporters.add(std::unique_ptr<Reporter>(events)); }
+    HeldSide() : events(new HeldEvents) { reporters.add(std::unique_ptr<Reporter>(events)); }
 };
 
 // Both sides are compiled and their workers started before either's outcome is told: the
 // exit status when no shape can be timed is CE when either side has one (each CE told),
 // else the first side's other status (no GPU).
-std::optional<int> prepare_both(Session &before, Session &after, Held &old_held, Held &new_held,
+std::optional<int> prepare_both(Session &before, Session &after, HeldSide &old_held, HeldSide &new_held,
                                 const std::vector<TestCase> &ranked, std::unique_ptr<Supervisor> &old_worker,
                                 std::unique_ptr<Supervisor> &new_worker, Reporters &report) {
     const auto old_status = before.prepare(ranked, old_worker);
@@ -238,11 +239,11 @@ std::optional<int> prepare_both(Session &before, Session &after, Held &old_held,
 // rounds buy more of them in the same --rank-budget. Its stand-ins come after a round's
 // calls, not between them: compare tests the raw times, and calls between would only
 // lengthen the rounds.
-CasePolicy round_policy(const TestCase &tc, const JudgeOptions &o) {
-    CasePolicy policy = policy_for(tc, o.case_run);
+CasePolicy round_policy(const TestCase &tc, const JudgeOptions &options) {
+    CasePolicy policy = policy_for(tc, options.case_run);
     policy.baseline = false;
     policy.stand_ins_between_calls = false;
-    if (!o.case_run.time_budget_given) {
+    if (!options.case_run.time_budget_given) {
         policy.sampling.budget_s = std::min(policy.sampling.budget_s, compare_round_budget_s);
         policy.sampling.max_samples = std::min(policy.sampling.max_samples, compare_round_calls);
     }
@@ -251,18 +252,18 @@ CasePolicy round_policy(const TestCase &tc, const JudgeOptions &o) {
 
 // Times both solutions shape by shape, in rounds until both are steady, the side that
 // goes first alternating from round to round.
-std::optional<int> time_live(const JudgeOptions &o, Reporters &report, Timings &old_side, Timings &new_side) {
-    const auto ranked = ranked_cases(o);
-    Held old_held, new_held;
-    Session before(o, old_held.reporters, o.solution), after(o, new_held.reporters, o.other);
+std::optional<int> time_live(const JudgeOptions &options, Reporters &report, Timings &old_side, Timings &new_side) {
+    const auto ranked = ranked_cases(options);
+    HeldSide old_held, new_held;
+    Session before(options, old_held.reporters, options.solution), after(options, new_held.reporters, options.rounds.other);
     std::unique_ptr<Supervisor> old_worker, new_worker;
     if (const auto status = prepare_both(before, after, old_held, new_held, ranked, old_worker, new_worker, report))
         return status;
-    report.note("compare: " + o.solution + " (old) and " + o.other + " (new), interleaved shape by shape on " +
+    report.note("compare: " + options.solution + " (old) and " + options.rounds.other + " (new), interleaved shape by shape on " +
                 before.context.device.name);
     CaseResult failure;
     std::string failed_side;
-    const SpreadRule rule(o.spread_target, o.rank_budget_s);
+    const SpreadRule rule(options.rounds.spread_target, options.rounds.budget_s);
     const RoundsRun run =
         run_rounds(ranked, rule, before.progress, "compare", [&](std::size_t i) -> std::optional<double> {
             const TestCase &tc = ranked[i];
@@ -277,10 +278,10 @@ std::optional<int> time_live(const JudgeOptions &o, Reporters &report, Timings &
                                                              : std::array<Timings *, 2>{&old_side, &new_side};
             for (auto *side : order) {
                 Supervisor &worker = side == &old_side ? *old_worker : *new_worker;
-                const CaseResult r = worker.run_case(tc, round_policy(tc, o));
+                const CaseResult r = worker.run_case(tc, round_policy(tc, options));
                 if (r.verdict != Verdict::AC || !r.timing) {
                     failure = r;
-                    failed_side = side == &old_side ? o.solution : o.other;
+                    failed_side = side == &old_side ? options.solution : options.rounds.other;
                     return std::nullopt;
                 }
                 SideTiming &t = (*side)[tc.name];
@@ -296,7 +297,7 @@ std::optional<int> time_live(const JudgeOptions &o, Reporters &report, Timings &
         });
     if (run.failed_case) {
         const TestCase &tc = ranked[*run.failed_case];
-        report.case_finished(failure, tc, policy_for(tc, o.case_run));
+        report.case_finished(failure, tc, policy_for(tc, options.case_run));
         report.note("compare: " + failed_side + " is not AC on " + tc.name);
         return exit_status_for(failure.verdict);
     }
@@ -305,20 +306,20 @@ std::optional<int> time_live(const JudgeOptions &o, Reporters &report, Timings &
 
 } // namespace
 
-int compare(const JudgeOptions &o) {
-    Reporters report = reporters_for(o);
-    const bool live = std::filesystem::path(o.solution).extension() == ".cu";
-    if (live != (std::filesystem::path(o.other).extension() == ".cu")) {
+int compare(const JudgeOptions &options) {
+    Reporters report = reporters_for(options);
+    const bool live = std::filesystem::path(options.solution).extension() == ".cu";
+    if (live != (std::filesystem::path(options.rounds.other).extension() == ".cu")) {
         std::cerr << "judge: compare takes two .cu solutions, or two reports (JSON files or history #IDs)\n";
         return exit_status::usage;
     }
     Timings old_side, new_side;
     try {
         if (live) {
-            if (const auto status = time_live(o, report, old_side, new_side)) return *status;
+            if (const auto status = time_live(options, report, old_side, new_side)) return *status;
         } else {
-            old_side = timings_of_report(o.solution, o);
-            new_side = timings_of_report(o.other, o);
+            old_side = timings_of_report(options.solution, options);
+            new_side = timings_of_report(options.rounds.other, options);
         }
     } catch (const UsageError &e) {
         std::cerr << "judge: " << e.what() << "\n";
@@ -328,8 +329,8 @@ int compare(const JudgeOptions &o) {
         return exit_status::setup;
     }
     CompareSummary summary;
-    summary.old_name = o.solution;
-    summary.new_name = o.other;
+    summary.old_name = options.solution;
+    summary.new_name = options.rounds.other;
     summary.live = live;
     summary.shapes = compare_timings(old_side, new_side, live);
     if (summary.shapes.empty()) {
@@ -338,7 +339,7 @@ int compare(const JudgeOptions &o) {
     }
     report.compared(summary);
     RunContext context;
-    context.solution = o.other;
+    context.solution = options.rounds.other;
     report.run_finished(context, {}, exit_status::all_accepted);
     return exit_status::all_accepted;
 }

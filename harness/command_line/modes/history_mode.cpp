@@ -16,21 +16,21 @@ namespace gemm {
 
 namespace {
 
-std::string history_file(const JudgeOptions &o) {
-    return o.history_path.empty() ? default_history_path() : o.history_path;
+std::string history_file(const JudgeOptions &options) {
+    return options.history.path.empty() ? default_history_path() : options.history.path;
 }
 
 // The history to read, or nothing (and it said so) when there is none yet: reading never
 // creates the file. A damaged one is set aside and a new one started, said in one line.
-std::optional<History> open_history(const JudgeOptions &o, Reporters &report, const std::string &what) {
-    const std::string path = history_file(o);
+std::optional<History> open_history(const JudgeOptions &options, Reporters &report, const std::string &what) {
+    const std::string path = history_file(options);
     std::error_code ec;
     if (!std::filesystem::exists(path, ec)) {
         report.note(what + ": no history yet: " + path +
                     " does not exist (every judge and rank run is recorded there)");
         return std::nullopt;
     }
-    History history = History::open(path, o.history_path.empty() ? HistoryPlace::default_place : HistoryPlace::named);
+    History history = History::open(path, options.history.path.empty() ? HistoryPlace::default_place : HistoryPlace::named);
     if (!history.recovery_note().empty()) std::cerr << history.recovery_note() << "\n";
     return history;
 }
@@ -69,21 +69,21 @@ std::string solution_key(const std::string &solution) {
 
 } // namespace
 
-int show_history(const JudgeOptions &o) {
-    Reporters report = reporters_for(o);
+int show_history(const JudgeOptions &options) {
+    Reporters report = reporters_for(options);
     try {
-        auto history = open_history(o, report, "history");
+        auto history = open_history(options, report, "history");
         if (!history) return 0;
         AttemptFilter filter;
-        if (!o.solution.empty()) filter.solution = solution_key(o.solution);
+        if (!options.solution.empty()) filter.solution = solution_key(options.solution);
         const auto attempts = read_or_start_over(*history, [&] { return history->attempts(filter); });
         if (attempts.empty()) {
-            report.note("history: no attempt recorded" + (o.solution.empty() ? "" : " for " + o.solution) + " in " +
+            report.note("history: no attempt recorded" + (options.solution.empty() ? "" : " for " + options.solution) + " in " +
                         history->path());
             return 0;
         }
         HistoryList list;
-        list.solution = o.solution;
+        list.solution = options.solution;
         // Previous and best within one solution, GPU model and mode: nothing else compares.
         std::map<std::string, std::pair<const Attempt *, const Attempt *>> seen;
         for (const auto &a : attempts) {
@@ -105,10 +105,10 @@ int show_history(const JudgeOptions &o) {
     return 0;
 }
 
-int show_leaderboard(const JudgeOptions &o) {
-    Reporters report = reporters_for(o);
+int show_leaderboard(const JudgeOptions &options) {
+    Reporters report = reporters_for(options);
     try {
-        auto history = open_history(o, report, "leaderboard");
+        auto history = open_history(options, report, "leaderboard");
         if (!history) return 0;
         std::set<std::string> gpus;
         for (const auto &a : read_or_start_over(*history, [&] { return history->attempts({}); }))

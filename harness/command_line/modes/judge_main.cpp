@@ -30,17 +30,17 @@ using namespace gemm;
 namespace fs = std::filesystem;
 
 // --list: the good cases of the suite even when another file is bad (reported after them).
-int list_cases(const JudgeOptions &o) {
-    const Suite suite = load_suite_leniently(o.testcases_dir);
+int list_cases(const JudgeOptions &options) {
+    const Suite suite = load_suite_leniently(options.selection.testcases_dir);
     int listed = 0;
     for (const auto &tc : suite.cases) {
-        if (!wanted(tc, o)) continue;
+        if (!wanted(tc, options)) continue;
         std::cout << escape_for_terminal(tc.name) << "  " << tc.M << "×" << tc.N << "×" << tc.K << "\n";
         ++listed;
     }
     std::cout << std::flush;
     for (const auto &problem : suite.problems) std::cerr << escape_for_terminal(problem, true) << "\n";
-    if (const auto unrun = never_run_files(o.testcases_dir, o.testcases_dir); !unrun.empty())
+    if (const auto unrun = never_run_files(options.selection.testcases_dir, options.selection.testcases_dir); !unrun.empty())
         std::cerr << "judge: note: " << unrun.size()
                   << " file(s) meant as testcases never run; ./judge case validate names them\n";
     if (!suite.problems.empty()) {
@@ -54,28 +54,28 @@ int list_cases(const JudgeOptions &o) {
     return 0;
 }
 
-int judge(const JudgeOptions &o) {
-    if (o.list) return list_cases(o);
+int judge(const JudgeOptions &options) {
+    if (options.selection.list) return list_cases(options);
     std::vector<TestCase> cases;
     try {
-        cases = selected_cases(o);
+        cases = selected_cases(options);
     } catch (const TestcaseError &e) {
         std::cerr << escape_for_terminal(e.what(), true)
                   << "\njudge: JE: the testcases are invalid; nothing was judged\n";
         return exit_status::judge_error;
     }
-    if (cases.empty() && o.stress == 0) {
+    if (cases.empty() && options.selection.stress == 0) {
         std::cerr << "judge: no testcase matches --case/--category (see --list)\n";
         return exit_status::usage;
     }
 
-    Reporters report = reporters_for(o);
-    Session session(o, report, o.solution);
+    Reporters report = reporters_for(options);
+    Session session(options, report, options.solution);
     std::unique_ptr<Supervisor> supervisor;
     if (const auto status = session.prepare(cases, supervisor)) return *status;
     report.run_started(session.context);
-    const std::vector<CaseResult> results = o.stress > 0 ? session.stress(*supervisor)
-                                            : o.sanitize ? session.sanitize(cases)
+    const std::vector<CaseResult> results = options.selection.stress > 0 ? session.stress(*supervisor)
+                                            : options.sanitize ? session.sanitize(cases)
                                                          : session.judge_cases(*supervisor, cases);
     const int status = session.finish(results);
     // The report is out: the prompt need not wait for three CUDA contexts to be torn down.
@@ -122,9 +122,9 @@ int main(int argc, char **argv) {
     if (const int *status = std::get_if<int>(&parsed)) return *status;
     const auto &options = std::get<JudgeOptions>(parsed);
     try {
-        if (options.case_command) return run_case_command(*options.case_command, options.testcases_dir);
-        if (!options.cache_command.empty()) return run_cache_command(options.cache_command, options.cache_dir);
-        if (!options.plot_path.empty())
+        if (options.case_command) return run_case_command(*options.case_command, options.selection.testcases_dir);
+        if (!options.cache_command.empty()) return run_cache_command(options.cache_command, options.compile.cache_dir);
+        if (!options.reports.plot_path.empty())
             if (const int status = ensure_matplotlib()) return status;
         if (options.mode == "rank") return rank(options);
         if (options.mode == "compare") return compare(options);

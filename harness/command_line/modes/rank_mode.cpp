@@ -30,17 +30,17 @@ std::vector<std::size_t> sizes_of(const Rounds &rounds) {
 
 } // namespace
 
-int rank(const JudgeOptions &o) {
-    Reporters report = reporters_for(o);
+int rank(const JudgeOptions &options) {
+    Reporters report = reporters_for(options);
     std::vector<TestCase> suite, ranked;
     try {
-        suite = selected_cases(o);
-        ranked = ranked_cases(o);
+        suite = selected_cases(options);
+        ranked = ranked_cases(options);
     } catch (const TestcaseError &e) {
         std::cerr << e.what() << "\njudge: JE: the testcases are invalid; nothing was ranked\n";
         return exit_status::judge_error;
     }
-    Session session(o, report, o.solution);
+    Session session(options, report, options.solution);
     std::unique_ptr<Supervisor> supervisor;
     if (const auto status = session.prepare(suite, supervisor, ranked)) return *status;
     report.run_started(session.context);
@@ -56,11 +56,11 @@ int rank(const JudgeOptions &o) {
     for (const auto &tc : ranked) shapes.push_back({tc, {}, {}, {}});
     // Every ranked shape is timed with cuBLAS, whatever --baseline says.
     const auto ranked_policy = [&](const TestCase &tc) {
-        CasePolicy policy = policy_for(tc, o.case_run);
+        CasePolicy policy = policy_for(tc, options.case_run);
         policy.baseline = true;
         return policy;
     };
-    const SpreadRule rule(o.spread_target, o.rank_budget_s);
+    const SpreadRule rule(options.rounds.spread_target, options.rounds.budget_s);
     const RoundsRun run =
         run_rounds(ranked, rule, session.progress, "rank", [&](std::size_t i) -> std::optional<double> {
             RankedShape &shape = shapes[i];
@@ -83,7 +83,7 @@ int rank(const JudgeOptions &o) {
         CaseResult r = shape.last;
         r.timing = shape.solution.timed_run();
         r.baseline = shape.cublas.timed_run();
-        report.case_finished(r, shape.testcase, policy_for(shape.testcase, o.case_run));
+        report.case_finished(r, shape.testcase, policy_for(shape.testcase, options.case_run));
         solution_and_cublas.emplace_back(shape.solution.rounds_ms, shape.cublas.rounds_ms);
         summary.rows.push_back({r, sizes_of(shape.solution.rounds_ms)});
         results.push_back(r);
@@ -102,11 +102,11 @@ int rank(const JudgeOptions &o) {
     summary.budget_spent = run.budget_spent;
     summary.worst_spread = run.worst_spread;
     report.ranked(summary);
-    if (!o.profile_case.empty()) {
+    if (!options.rounds.profile_case.empty()) {
         const auto it = std::find_if(results.begin(), results.end(),
-                                     [&](const CaseResult &r) { return case_selected(r.name, o.profile_case); });
+                                     [&](const CaseResult &r) { return case_selected(r.name, options.rounds.profile_case); });
         if (it == results.end())
-            report.note("profile: no ranked case is called " + o.profile_case);
+            report.note("profile: no ranked case is called " + options.rounds.profile_case);
         else
             profile_case(session, shapes[it - results.begin()].testcase, *it);
     }

@@ -10,7 +10,7 @@ namespace gemm {
 
 std::vector<TestCase> ranked_cases(const JudgeOptions &options) {
     std::vector<TestCase> ranked;
-    for (auto &tc : load_suite(options.testcases_dir))
+    for (auto &tc : load_suite(options.selection.testcases_dir))
         if (category_traits(tc.category).ranked) ranked.push_back(std::move(tc));
     return ranked;
 }

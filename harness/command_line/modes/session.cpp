@@ -75,7 +75,7 @@ DeviceInfo probe(const std::string &worker) {
 // Every case ends the same way, for one reason said once: CE (nvcc failed, or the library
 // has no usable solve()), RE (the solution's process could not load it), JE (the judge's
 // processes could not start).
-std::vector<CaseResult> all_ended(const std::vector<TestCase> &cases, CaseEnding ending, const std::string &why) {
+std::vector<CaseResult> all_ended(const std::vector<TestCase> &cases, SupervisorSaw ending, const std::string &why) {
     std::vector<CaseResult> results;
     for (const auto &tc : cases) results.push_back(decide_case(tc.name, shape_of(tc), ended_early(ending, why)));
     return results;
@@ -99,33 +99,33 @@ void Progress::clear() const {
     if (enabled_) std::cerr << "\r\033[K" << std::flush;
 }
 
-bool wanted(const TestCase &tc, const JudgeOptions &o) {
-    if (!o.cases.empty())
-        return std::any_of(o.cases.begin(), o.cases.end(), [&](const auto &s) { return case_selected(tc.name, s); });
-    return std::find(o.categories.begin(), o.categories.end(), tc.category) != o.categories.end();
+bool wanted(const TestCase &tc, const JudgeOptions &options) {
+    if (!options.selection.cases.empty())
+        return std::any_of(options.selection.cases.begin(), options.selection.cases.end(), [&](const auto &s) { return case_selected(tc.name, s); });
+    return std::find(options.selection.categories.begin(), options.selection.categories.end(), tc.category) != options.selection.categories.end();
 }
 
-std::vector<TestCase> selected_cases(const JudgeOptions &o) {
-    if (!o.shape.empty()) return {generated_case({o.shape[0], o.shape[1], o.shape[2]}, o.seed, o.data)};
+std::vector<TestCase> selected_cases(const JudgeOptions &options) {
+    if (!options.selection.shape.empty()) return {generated_case({options.selection.shape[0], options.selection.shape[1], options.selection.shape[2]}, options.selection.seed, options.selection.data)};
     // load_suite refuses a file whose expected C disagrees with A·B (load_testcase).
-    auto suite = load_suite(o.testcases_dir);
+    auto suite = load_suite(options.selection.testcases_dir);
     std::vector<TestCase> selected;
     for (auto &tc : suite)
-        if (wanted(tc, o)) selected.push_back(std::move(tc));
+        if (wanted(tc, options)) selected.push_back(std::move(tc));
     return selected;
 }
 
-Reporters reporters_for(const JudgeOptions &o) {
+Reporters reporters_for(const JudgeOptions &options) {
     Reporters all;
-    all.add(std::make_unique<ConsoleReporter>(std::cout, o.show_output, o.verbose));
-    if (!o.json_path.empty()) all.add(std::make_unique<JsonReporter>(o.json_path));
-    if (!o.junit_path.empty()) all.add(std::make_unique<JUnitReporter>(o.junit_path));
-    if (!o.plot_path.empty()) all.add(std::make_unique<PlotReporter>(std::cout, o.plot_path));
-    if (!o.stream_path.empty()) all.add(std::make_unique<StreamReporter>(o.stream_path));
+    all.add(std::make_unique<ConsoleReporter>(std::cout, options.reports.show_output, options.reports.verbose));
+    if (!options.reports.json_path.empty()) all.add(std::make_unique<JsonReporter>(options.reports.json_path));
+    if (!options.reports.junit_path.empty()) all.add(std::make_unique<JUnitReporter>(options.reports.junit_path));
+    if (!options.reports.plot_path.empty()) all.add(std::make_unique<PlotReporter>(std::cout, options.reports.plot_path));
+    if (!options.reports.stream_path.empty()) all.add(std::make_unique<StreamReporter>(options.reports.stream_path));
     // Stress, sanitizer and one-shape runs are experiments, not attempts at the suite.
-    const bool attempt = o.mode == "rank" || (o.mode.empty() && o.stress == 0 && !o.sanitize && o.shape.empty());
-    if (o.record_history && attempt)
-        all.add(std::make_unique<HistoryReporter>(o.history_path, o.mode.empty() ? "judge" : o.mode, o.version));
+    const bool attempt = options.mode == "rank" || (options.mode.empty() && options.selection.stress == 0 && !options.sanitize && options.selection.shape.empty());
+    if (options.history.record && attempt)
+        all.add(std::make_unique<HistoryReporter>(options.history.path, options.mode.empty() ? "judge" : options.mode, options.version));
     return all;
 }
 
@@ -141,11 +141,10 @@ Session::Session(const JudgeOptions &options, Reporters &report, std::string sol
 
 std::optional<int> Session::prepare(const std::vector<TestCase> &cases, std::unique_ptr<Supervisor> &supervisor,
                                     const std::vector<TestCase> &also_timed) {
-    const JudgeOptions &o = options;
     for (const auto *list : {&cases, &also_timed})
         for (const auto &tc : *list) {
             const std::array<int, 3> shape{tc.M, tc.N, tc.K};
-            const bool timed = list == &also_timed || policy_for(tc, o.case_run).timed;
+            const bool timed = list == &also_timed || policy_for(tc, options.case_run).timed;
             if (timed && std::find(timed_shapes.begin(), timed_shapes.end(), shape) == timed_shapes.end())
                 timed_shapes.push_back(shape);
         }
@@ -160,17 +159,17 @@ std::optional<int> Session::prepare(const std::vector<TestCase> &cases, std::uni
     context.device = probe(referee);
     const double compile_start = seconds_since_judge_start();
     context.timeline.probe_s = compile_start - probe_start;
-    context.arch = choose_target(o.arch, context.device, o.nvcc);
+    context.arch = choose_target(options.compile.arch, context.device, options.compile.nvcc);
     if (isatty(STDERR_FILENO)) std::cerr << "compiling " << escape_for_terminal(context.solution) << "…\n";
     context.compile =
-        compile_solution(context.solution, CompileOptions{o.nvcc, context.arch, o.cache_dir, include_dirs(o.include_dirs, context.solution), {},
-                                                          {o.compile_timeout_s, o.compile_memory_gib}});
+        compile_solution(context.solution, CompileOptions{options.compile.nvcc, context.arch, options.compile.cache_dir, include_dirs(options.compile.include_dirs, context.solution), {},
+                                                          {options.compile.timeout_s, options.compile.memory_gib}});
     context.timeline.compile_s = seconds_since_judge_start() - compile_start;
     if (context.compile.rebuilt_damaged)
         std::cerr << "judge: the cached library of " << context.solution << " had changed on disk; it was rebuilt\n";
     if (!context.compile.ok) {
         report.compile_failed(context, "nvcc failed\n" + context.compile.diagnostics);
-        return finish(all_ended(cases, CaseEnding::NotCompiled, context.compile.diagnostics));
+        return finish(all_ended(cases, SupervisorSaw::NotCompiled, context.compile.diagnostics));
     }
     supervisor->set_library(context.compile.library);
     const WorkerStart start = supervisor->start();
@@ -180,7 +179,7 @@ std::optional<int> Session::prepare(const std::vector<TestCase> &cases, std::uni
     context.cpus = start.cpus;
     if (start.ok && !start.solve_error.empty()) {
         report.compile_failed(context, start.solve_error);
-        return finish(all_ended(cases, CaseEnding::NotCompiled, start.solve_error));
+        return finish(all_ended(cases, SupervisorSaw::NotCompiled, start.solve_error));
     }
     if (!context.device.present) {
         // The compile line is the report's first line, on stdout as in a run with a GPU; why
@@ -196,7 +195,7 @@ std::optional<int> Session::prepare(const std::vector<TestCase> &cases, std::uni
         // Nothing can run: said once, every case ending for that one reason.
         const Verdict verdict = start.solution_at_fault ? Verdict::RE : Verdict::JE;
         report.start_failed(context, verdict, start.failure);
-        return finish(all_ended(cases, start.solution_at_fault ? CaseEnding::NotStarted : CaseEnding::JudgeFailed,
+        return finish(all_ended(cases, start.solution_at_fault ? SupervisorSaw::NotStarted : SupervisorSaw::JudgeSideFailed,
                                 start.failure));
     }
     // What the kernel could not confine is said, never pretended: nvcc's sandbox, then the runner's.
@@ -307,22 +306,22 @@ std::vector<CaseResult> Session::judge_cases(Supervisor &supervisor, const std::
 
 // Random shapes until the first failure, which is then shrunk.
 std::vector<CaseResult> Session::stress(Supervisor &supervisor) {
-    const auto shapes = stress_shapes(options.stress, options.seed, options.stress_max_size);
+    const auto shapes = stress_shapes(options.selection.stress, options.selection.seed, options.selection.stress_max_size);
     std::vector<CaseResult> results;
     for (std::size_t i = 0; i < shapes.size(); ++i) {
-        const TestCase tc = generated_case(shapes[i], options.seed + i, options.data);
+        const TestCase tc = generated_case(shapes[i], options.selection.seed + i, options.selection.data);
         progress.show("stress [" + std::to_string(i + 1) + "/" + std::to_string(shapes.size()) + "] " +
                       shape_text(shapes[i]));
         results.push_back(supervisor.run_case(tc, untimed(policy_for(tc, options.case_run))));
         if (results.back().verdict == Verdict::AC) continue;
         progress.clear();
-        report.stressed({i + 1, shapes.size(), tc.name, options.stress_max_size, options.seed});
+        report.stressed({i + 1, shapes.size(), tc.name, options.selection.stress_max_size, options.selection.seed});
         report.case_finished(results.back(), tc, policy_for(tc, options.case_run));
         if (options.case_run.shrink) shrink(supervisor, tc, results.back());
         return results;
     }
     progress.clear();
-    report.stressed({shapes.size(), shapes.size(), std::nullopt, options.stress_max_size, options.seed});
+    report.stressed({shapes.size(), shapes.size(), std::nullopt, options.selection.stress_max_size, options.selection.seed});
     return results;
 }
 
@@ -333,7 +332,7 @@ std::vector<CaseResult> Session::sanitize(std::vector<TestCase> cases) {
                 cases.end());
     std::vector<CaseResult> results(cases.size());
     for (std::size_t i = 0; i < cases.size(); ++i) results[i] = result_for(cases[i], Verdict::AC, "");
-    const std::string program = sanitizer_program(options.nvcc);
+    const std::string program = sanitizer_program(options.compile.nvcc);
     for (const auto &tool : sanitizer_tools()) {
         SupervisorOptions s = supervision(100.0);
         s.runner_prefix = sanitizer_prefix(program, tool);

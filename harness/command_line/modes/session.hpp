@@ -34,14 +34,14 @@ class Progress {
 };
 
 // Does the command line select this testcase (--case, or its --category)?
-bool wanted(const TestCase &tc, const JudgeOptions &o);
+bool wanted(const TestCase &tc, const JudgeOptions &options);
 
 // The suite, checked whole (every explicit expected C against its FP64 reference, so a
 // wrong testcase is the judge's error, never the solution's WA), then the selection.
-std::vector<TestCase> selected_cases(const JudgeOptions &o);
+std::vector<TestCase> selected_cases(const JudgeOptions &options);
 
 // The reporters the command line asks for: the console always, --json and --junit files.
-Reporters reporters_for(const JudgeOptions &o);
+Reporters reporters_for(const JudgeOptions &options);
 
 struct Session {
     Session(const JudgeOptions &options, Reporters &report, std::string solution);

@@ -182,12 +182,12 @@ void add_case_command(CLI::App &app, std::optional<CaseCommandOptions> &command,
 }
 
 // rank, compare, history, leaderboard: subcommands whose other options are the judge's own.
-void add_competitive_commands(CLI::App &app, JudgeOptions &o) {
-    auto use = [&o](const char *mode) { return [&o, mode] { o.mode = mode; }; };
+void add_competitive_commands(CLI::App &app, JudgeOptions &options) {
+    auto use = [&options](const char *mode) { return [&options, mode] { options.mode = mode; }; };
     auto *rank = app.add_subcommand("rank", "judge the whole suite, then time the ranked set (perf and rank cases) "
                                             "against cuBLAS until the spread is small, and give a score");
-    rank->add_option("solution", o.solution, "the .cu file to rank")->required();
-    rank->add_option("--profile", o.profile_case, "also run Nsight Compute on this ranked case")->option_text("CASE");
+    rank->add_option("solution", options.solution, "the .cu file to rank")->required();
+    rank->add_option("--profile", options.rounds.profile_case, "also run Nsight Compute on this ranked case")->option_text("CASE");
     rank->footer(std::string("Score: the geometric mean of the per-shape median times, of cuBLAS time / yours, and "
                              "of the achieved FLOP/s over the FP32 peak.\n") +
                  fp32_peak_rule +
@@ -196,8 +196,8 @@ void add_competitive_commands(CLI::App &app, JudgeOptions &o) {
     auto *compare = app.add_subcommand("compare", "time two solutions interleaved on the ranked set, or compare two "
                                                   "--json reports or two history attempts (#ID): per shape an "
                                                   "interval of new/old and a Mann–Whitney U test");
-    compare->add_option("old", o.solution, "the old side: a .cu, a JSON report or #ID")->required();
-    compare->add_option("new", o.other, "the new side, the same kinds")->required();
+    compare->add_option("old", options.solution, "the old side: a .cu, a JSON report or #ID")->required();
+    compare->add_option("new", options.rounds.other, "the new side, the same kinds")->required();
     compare->footer(std::string("Per shape: new/old, the old median time over the new (above 1: new is faster), with "
                                 "its ") +
                     ratio_interval_method +
@@ -211,7 +211,7 @@ void add_competitive_commands(CLI::App &app, JudgeOptions &o) {
                     "figures take one cost, the median of both sides' measurements, off both.");
     auto *history = app.add_subcommand("history", "the attempts recorded so far (of one solution), with the change "
                                                   "since the previous one and since the best");
-    history->add_option("solution", o.solution, "a .cu file, its name or its content hash");
+    history->add_option("solution", options.solution, "a .cu file, its name or its content hash");
     history->footer("Score: the geometric mean of cuBLAS time / yours over the cases timed against cuBLAS (the ranked "
                     "set in a rank run, the perf cases or --baseline's in a judge run; the column says which and how "
                     "many); none without such a case. A change inside the noise (a rank run's score interval, else "
@@ -223,16 +223,16 @@ void add_competitive_commands(CLI::App &app, JudgeOptions &o) {
         command->callback(use(command->get_name().c_str()));
     }
     for (auto *command : {rank, compare, history})
-        command->add_option("--plot", o.plot_path, "draw the figures into this .png or .svg (matplotlib)")
+        command->add_option("--plot", options.reports.plot_path, "draw the figures into this .png or .svg (matplotlib)")
             ->option_text("FILE");
     for (auto *command : {rank, compare}) {
         command
-            ->add_option("--spread-target", o.spread_target,
+            ->add_option("--spread-target", options.rounds.spread_target,
                          "repeat until every shape's spread (IQR/median) is below this")
             ->option_text("FRACTION")
             ->check(number_in(0.0001, 1.0, "a fraction"))
             ->capture_default_str();
-        command->add_option("--rank-budget", o.rank_budget_s, "… or until this many seconds have passed")
+        command->add_option("--rank-budget", options.rounds.budget_s, "… or until this many seconds have passed")
             ->option_text("SECONDS")
             ->check(number_in(1.0, 36000.0, "a number of seconds"))
             ->capture_default_str();
@@ -276,8 +276,8 @@ std::vector<std::string> split_categories(const std::string &categories) {
 }
 
 // Options that only mean something with another: refused alone rather than ignored.
-void check_dependent_options(const CLI::App &app, const JudgeOptions &o) {
-    const bool generated = app.count("--shape") > 0 || o.stress > 0;
+void check_dependent_options(const CLI::App &app, const JudgeOptions &options) {
+    const bool generated = app.count("--shape") > 0 || options.selection.stress > 0;
     for (const char *option : {"--seed", "--data"})
         if (app.count(option) > 0 && !generated)
             throw CLI::ValidationError(option, "only applies to --shape or --stress");
@@ -289,14 +289,14 @@ std::string malformed_shape(const std::string &text) {
 
 // The command line's own case (--shape), or for --stress its --data and --seed, parsed
 // now: a bad value is this command line's error, named by its option.
-void check_generated_case(const std::string &shape_text, long long seed, JudgeOptions &o) {
-    if (!shape_text.empty() && (o.shape = parse_shape(shape_text)).empty())
+void check_generated_case(const std::string &shape_text, long long seed, JudgeOptions &options) {
+    if (!shape_text.empty() && (options.selection.shape = parse_shape(shape_text)).empty())
         throw UsageError(malformed_shape(shape_text));
-    if (!o.shape.empty())
-        command_line_case({o.shape[0], o.shape[1], o.shape[2]}, seed, o.data);
-    else if (o.stress > 0)
-        command_line_case({1, 1, 1}, seed, o.data);
-    o.seed = static_cast<std::uint64_t>(seed);
+    if (!options.selection.shape.empty())
+        command_line_case({options.selection.shape[0], options.selection.shape[1], options.selection.shape[2]}, seed, options.selection.data);
+    else if (options.selection.stress > 0)
+        command_line_case({1, 1, 1}, seed, options.selection.data);
+    options.selection.seed = static_cast<std::uint64_t>(seed);
 }
 
 // A solution is read (hashed, compiled) only when it is a regular file: a FIFO would block
@@ -306,9 +306,9 @@ void check_solution_file(const std::string &path) {
 }
 
 // The same file named by two report options would be written twice, the second over the first.
-void check_report_paths_differ(const JudgeOptions &o) {
+void check_report_paths_differ(const JudgeOptions &options) {
     const std::vector<std::pair<std::string, std::string>> reports = {
-        {"--json", o.json_path}, {"--junit", o.junit_path}, {"--plot", o.plot_path}};
+        {"--json", options.reports.json_path}, {"--junit", options.reports.junit_path}, {"--plot", options.reports.plot_path}};
     const auto same_file = [](const std::string &a, const std::string &b) {
         std::error_code ec;
         if (fs::equivalent(a, b, ec)) return true;
@@ -322,13 +322,13 @@ void check_report_paths_differ(const JudgeOptions &o) {
                                  escape_for_terminal(reports[j].second) + ": conflicting options");
 }
 
-void check_paths(JudgeOptions &o) {
-    const bool judged = o.mode.empty() || o.mode == "rank";
-    if (judged && !o.solution.empty() && fs::path(o.solution).extension() != ".cu")
-        throw UsageError(escape_for_terminal(o.solution) + ": a solution is a CUDA source file ending in .cu");
-    if (judged && !o.solution.empty()) check_solution_file(o.solution);
-    if (o.mode == "compare")
-        for (const std::string &side : {o.solution, o.other}) {
+void check_paths(JudgeOptions &options) {
+    const bool judged = options.mode.empty() || options.mode == "rank";
+    if (judged && !options.solution.empty() && fs::path(options.solution).extension() != ".cu")
+        throw UsageError(escape_for_terminal(options.solution) + ": a solution is a CUDA source file ending in .cu");
+    if (judged && !options.solution.empty()) check_solution_file(options.solution);
+    if (options.mode == "compare")
+        for (const std::string &side : {options.solution, options.rounds.other}) {
             const auto extension = fs::path(side).extension();
             if (side.rfind('#', 0) == 0) {
                 if (side.size() < 2 || side.size() > 19 || side.find_first_not_of("0123456789", 1) != std::string::npos)
@@ -341,22 +341,22 @@ void check_paths(JudgeOptions &o) {
                                  ": compare takes two .cu solutions, two JSON reports or two history #IDs");
             check_solution_file(side);
         }
-    if (!o.plot_path.empty()) {
-        const auto extension = fs::path(o.plot_path).extension();
+    if (!options.reports.plot_path.empty()) {
+        const auto extension = fs::path(options.reports.plot_path).extension();
         if (extension != ".png" && extension != ".svg")
-            throw UsageError("--plot " + escape_for_terminal(o.plot_path) + ": expected .png or .svg");
+            throw UsageError("--plot " + escape_for_terminal(options.reports.plot_path) + ": expected .png or .svg");
     }
-    for (const auto &[option, path] : {std::pair<const char *, const std::string &>{"--plot", o.plot_path},
-                                       {"--json", o.json_path},
-                                       {"--junit", o.junit_path}})
+    for (const auto &[option, path] : {std::pair<const char *, const std::string &>{"--plot", options.reports.plot_path},
+                                       {"--json", options.reports.json_path},
+                                       {"--junit", options.reports.junit_path}})
         if (!path.empty())
             if (const auto why = why_not_writable(path))
                 throw UsageError(std::string(option) + " " + escape_for_terminal(path) + ": " + *why);
-    check_report_paths_differ(o);
-    if (!o.arch.empty() && !is_target_name(o.arch))
-        throw UsageError("--arch " + escape_for_terminal(o.arch) +
+    check_report_paths_differ(options);
+    if (!options.compile.arch.empty() && !is_target_name(options.compile.arch))
+        throw UsageError("--arch " + escape_for_terminal(options.compile.arch) +
                          ": expected a GPU target such as sm_90, sm_90a or sm_100f");
-    for (auto &dir : o.include_dirs) dir = fs::absolute(dir).lexically_normal().string();
+    for (auto &dir : options.compile.include_dirs) dir = fs::absolute(dir).lexically_normal().string();
 }
 
 // `--shape 4 5 6` as the one value "4 5 6". Were --shape to take up to three words, CLI11
@@ -435,10 +435,10 @@ std::vector<int> parse_shape(const std::string &text) {
 
 std::variant<JudgeOptions, int> parse_command_line(int argc, const char *const *argv,
                                                    const CommandLineDefaults &defaults) {
-    JudgeOptions o;
-    o.testcases_dir = defaults.testcases_dir;
-    o.nvcc = defaults.nvcc;
-    o.cache_dir = default_cache_dir();
+    JudgeOptions options;
+    options.selection.testcases_dir = defaults.testcases_dir;
+    options.compile.nvcc = defaults.nvcc;
+    options.compile.cache_dir = default_cache_dir();
     std::string categories = fmt::format("{}", fmt::join(default_category_names(), ",")), shape, case_shape;
     std::vector<std::string> help_topic;
     long long seed = 1;
@@ -450,8 +450,8 @@ std::variant<JudgeOptions, int> parse_command_line(int argc, const char *const *
     app.formatter(wrapping_formatter(help_width())); // before the subcommands, which inherit it
     app.set_help_flag("-h,--help", "print this help and exit");
     app.set_version_flag("--version", "gemm-judge " + defaults.version, "print the version and exit");
-    app.add_option("solution", o.solution, "the .cu file to judge");
-    auto *case_option = app.add_option("--case", o.cases,
+    app.add_option("solution", options.solution, "the .cu file to judge");
+    auto *case_option = app.add_option("--case", options.selection.cases,
                                        "run only these cases: a name (secret/04-primes), its last part "
                                        "(04-primes) or a category (" + fmt::format("{}", fmt::join(category_names(), ", ")) +
                                            "); repeatable")
@@ -461,11 +461,11 @@ std::variant<JudgeOptions, int> parse_command_line(int argc, const char *const *
                                            "about 40 GB of GPU memory) runs only when named")
                                 ->option_text("NAMES")
                                 ->capture_default_str();
-    auto *testcases_option = app.add_option("--testcases", o.testcases_dir, "the folder of *.case files")
+    auto *testcases_option = app.add_option("--testcases", options.selection.testcases_dir, "the folder of *.case files")
                                  ->option_text("FOLDER")
                                  ->check(existing_folder())
                                  ->capture_default_str();
-    app.add_option("--precision", o.case_run.precision, "the arithmetic judged against: fp32, or tf32/bf16 for tensor cores")
+    app.add_option("--precision", options.case_run.precision, "the arithmetic judged against: fp32, or tf32/bf16 for tensor cores")
         ->option_text("NAME")
         ->check(one_of(precision_names()))
         ->capture_default_str();
@@ -477,72 +477,72 @@ std::variant<JudgeOptions, int> parse_command_line(int argc, const char *const *
         ->option_text("SEED")
         ->check(whole_number())
         ->capture_default_str();
-    app.add_option("--data", o.data, "the distribution of --shape and --stress (as in a .case file's data line)")
+    app.add_option("--data", options.selection.data, "the distribution of --shape and --stress (as in a .case file's data line)")
         ->option_text("WORDS")
         ->capture_default_str();
-    auto *stress_option = app.add_option("--stress", o.stress,
+    auto *stress_option = app.add_option("--stress", options.selection.stress,
                                          "judge this many random shapes (odd sizes weighted heavily); stops at "
                                          "the first failure and shrinks it")
                               ->option_text("COUNT")
                               ->check(number_in(1, 1000000, "a number of shapes", true));
-    app.add_option("--stress-max", o.stress_max_size, "the largest dimension --stress draws")
+    app.add_option("--stress-max", options.selection.stress_max_size, "the largest dimension --stress draws")
         ->option_text("SIZE")
         ->check(number_in(1, 8192, "a size", true))
         ->capture_default_str()
         ->needs(stress_option);
-    app.add_flag("!--no-shrink", o.case_run.shrink, "do not search for the smallest failing shape after a WA or RE");
-    auto *sanitize_option = app.add_flag("--sanitize", o.sanitize,
+    app.add_flag("!--no-shrink", options.case_run.shrink, "do not search for the smallest failing shape after a WA or RE");
+    auto *sanitize_option = app.add_flag("--sanitize", options.sanitize,
                                          "rerun the small cases under compute-sanitizer (memcheck, racecheck, "
                                          "synccheck, initcheck); a clean run is required for AC");
-    app.add_option("--arch", o.arch,
+    app.add_option("--arch", options.compile.arch,
                    "GPU target for nvcc, e.g. sm_90 (default: the GPU present, arch-specific where it has a "
                    "variant: sm_90a on a Hopper)")
         ->option_text("TARGET");
-    app.add_option("--include", o.include_dirs,
+    app.add_option("--include", options.compile.include_dirs,
                    "an include folder for nvcc (a header library such as CUTLASS); repeatable; a folder's "
                    "gemm-judge.conf may name more")
         ->option_text("FOLDER")
         ->check(existing_folder());
-    app.add_option("--json", o.json_path, "also write every figure, the GPU, driver and clocks to this JSON file")
+    app.add_option("--json", options.reports.json_path, "also write every figure, the GPU, driver and clocks to this JSON file")
         ->option_text("FILE");
-    app.add_option("--junit", o.junit_path, "also write the verdicts as a JUnit XML file, for CI systems")
+    app.add_option("--junit", options.reports.junit_path, "also write the verdicts as a JUnit XML file, for CI systems")
         ->option_text("FILE");
-    app.add_option("--stream", o.stream_path,
+    app.add_option("--stream", options.reports.stream_path,
                    "also write each event as it happens, one JSON line each, to this file (- for stdout)")
         ->option_text("FILE");
-    app.add_option("--time-budget", o.case_run.time_budget_s,
+    app.add_option("--time-budget", options.case_run.time_budget_s,
                    "seconds of timed calls per case (at least 5 calls); unless given, cases timed for correctness "
                    "alone (not perf, rank or against cuBLAS) get 0.1")
         ->option_text("SECONDS")
         ->check(number_in(0.0, 60.0, "a number of seconds"))
         ->capture_default_str();
-    app.add_option("--baseline", o.case_run.baseline, "time cuBLAS SGEMM on the same inputs: perf (perf cases), all, none")
+    app.add_option("--baseline", options.case_run.baseline, "time cuBLAS SGEMM on the same inputs: perf (perf cases), all, none")
         ->option_text("WHICH")
         ->check(one_of({"perf", "all", "none"}))
         ->capture_default_str();
-    app.add_flag("--show-output", o.show_output, "show what the solution printed (bounded tail) under each case");
-    app.add_flag("-v,--verbose", o.verbose,
+    app.add_flag("--show-output", options.reports.show_output, "show what the solution printed (bounded tail) under each case");
+    app.add_flag("-v,--verbose", options.reports.verbose,
                  "also print how every result was verified and timed: the checks, the clock, the offset taken off, "
                  "the solution's own events, the judge's own time");
-    app.add_flag("--keep-going", o.keep_going,
+    app.add_flag("--keep-going", options.keep_going,
                  "judge every case; by default the judge stops after the third case that ends in RE or TLE");
-    app.add_flag("--reveal", o.case_run.reveal, "on WA also print the data of secret cases (sample cases always show theirs)");
-    auto *list_option = app.add_flag("--list", o.list, "list the selected testcases and exit");
-    app.add_option("--nvcc", o.nvcc, "the nvcc to compile with")
+    app.add_flag("--reveal", options.case_run.reveal, "on WA also print the data of secret cases (sample cases always show theirs)");
+    auto *list_option = app.add_flag("--list", options.selection.list, "list the selected testcases and exit");
+    app.add_option("--nvcc", options.compile.nvcc, "the nvcc to compile with")
         ->option_text("PROGRAM")
         ->capture_default_str()
         ->check([](const std::string &p) {
             return find_program(p).empty() ? "not an executable file (nor one in PATH)" : "";
         });
-    app.add_option("--cache-dir", o.cache_dir, "where compiled solutions are kept (./judge cache info)")
+    app.add_option("--cache-dir", options.compile.cache_dir, "where compiled solutions are kept (./judge cache info)")
         ->option_text("FOLDER")
         ->capture_default_str();
-    app.add_option("--compile-timeout", o.compile_timeout_s,
+    app.add_option("--compile-timeout", options.compile.timeout_s,
                    "seconds nvcc may take, with every program it starts; past it the solution is CE")
         ->option_text("SECONDS")
         ->check(number_in(1.0, 3600.0, "a number of seconds"))
         ->capture_default_str();
-    app.add_option("--compile-memory", o.compile_memory_gib,
+    app.add_option("--compile-memory", options.compile.memory_gib,
                    "GiB of address space for nvcc and each program it starts (cicc, ptxas, gcc); past it CE")
         ->option_text("GIB")
         ->check(number_in(0.25, 1024.0, "a number of GiB"))
@@ -555,20 +555,20 @@ std::variant<JudgeOptions, int> parse_command_line(int argc, const char *const *
         ->excludes(testcases_option)
         ->excludes(list_option)
         ->excludes(sanitize_option);
-    add_case_command(app, o.case_command, case_shape);
-    add_cache_command(app, o.cache_command);
-    add_competitive_commands(app, o);
+    add_case_command(app, options.case_command, case_shape);
+    add_cache_command(app, options.cache_command);
+    add_competitive_commands(app, options);
     // Listed here; its own options are parsed by command_line/modes/batch_mode.cpp.
     app.add_subcommand("batch", "judge many solutions, one lane per GPU, into one leaderboard table and JSON");
     auto *help = app.add_subcommand("help", "print this help, or a command's: ./judge help case new");
     help->add_option("command", help_topic, "a command, e.g. rank or case new");
-    app.add_option("--history", o.history_path,
+    app.add_option("--history", options.history.path,
                    "the history database (default: $GEMM_JUDGE_HISTORY, else the user's data folder); one that "
                    "cannot be read is kept as FILE.damaged-<UTC time> and a new one started, another program's "
                    "SQLite database is refused")
         ->option_text("FILE")
         ->envname("GEMM_JUDGE_HISTORY");
-    app.add_flag("!--no-history", o.record_history, "do not record this run in the history");
+    app.add_flag("!--no-history", options.history.record, "do not record this run in the history");
     app.footer(exit_status_text); // after the subcommands: only the main help has it
     for (auto *command : app.get_subcommands([](const CLI::App *) { return true; })) {
         command->group("Commands");
@@ -582,9 +582,9 @@ std::variant<JudgeOptions, int> parse_command_line(int argc, const char *const *
     try {
         app.parse(args);
         if (help->parsed()) return print_help(app, help_topic);
-        if (o.case_command->action.empty()) o.case_command.reset();
-        check_dependent_options(app, o);
-        o.case_run.time_budget_given = app.get_option("--time-budget")->count() > 0;
+        if (options.case_command->action.empty()) options.case_command.reset();
+        check_dependent_options(app, options);
+        options.case_run.time_budget_given = app.get_option("--time-budget")->count() > 0;
     } catch (const CLI::Success &e) {
         // --help and --version. CLI11's help quotes the command line (a file name with an
         // escape sequence in it).
@@ -598,27 +598,27 @@ std::variant<JudgeOptions, int> parse_command_line(int argc, const char *const *
         return exit_status::usage;
     }
     try {
-        if (o.mode.empty() && !o.solution.empty())
-            if (const auto text = misread_command(o.solution, app)) {
+        if (options.mode.empty() && !options.solution.empty())
+            if (const auto text = misread_command(options.solution, app)) {
                 std::cerr << *text << help_hint(app);
                 return exit_status::usage;
             }
-        if (o.solution.empty() && !o.list && !o.case_command && o.cache_command.empty() && o.mode.empty()) {
+        if (options.solution.empty() && !options.selection.list && !options.case_command && options.cache_command.empty() && options.mode.empty()) {
             std::cerr << "judge: no solution given: name a .cu file (./judge solutions/tiled.cu) or a command\n"
                       << help_hint(app);
             return exit_status::usage;
         }
-        check_generated_case(shape, seed, o);
-        if (o.case_command && !case_shape.empty() && (o.case_command->shape = parse_shape(case_shape)).empty())
+        check_generated_case(shape, seed, options);
+        if (options.case_command && !case_shape.empty() && (options.case_command->shape = parse_shape(case_shape)).empty())
             throw UsageError("case new: " + malformed_shape(case_shape));
-        check_paths(o);
+        check_paths(options);
     } catch (const UsageError &e) {
         std::cerr << "judge: " << e.what() << "\n";
         return exit_status::usage;
     }
-    o.categories = split_categories(categories);
-    o.version = defaults.version;
-    return o;
+    options.selection.categories = split_categories(categories);
+    options.version = defaults.version;
+    return options;
 }
 
 } // namespace gemm
