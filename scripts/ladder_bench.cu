@@ -2,7 +2,7 @@
 //
 // Usage (scripts/ladder-bench builds it and each solution as a shared library):
 //   ladder_bench check [--quick] [--shape MxNxK]... NAME=LIB.so ...   correctness on odd shapes
-//   ladder_bench check --set rung11 NAME=LIB.so ...   issue 14 part 2's 13 shapes (small N, all-positive, large)
+//   ladder_bench check --set rung11 NAME=LIB.so ...   rung 11's 13 shapes (small N, all-positive, large)
 //   ladder_bench time [--reps R] [--shape MxNxK]... NAME=LIB.so ...   timing, cuBLAS interleaved
 //   ladder_bench accuracy NAME=LIB.so ...   error ratios for N = 1 … 65536 beside cuBLAS FP32's
 //
@@ -26,6 +26,15 @@
 // call, which includes solve()'s own cudaDeviceSynchronize. Reported: median ms, TFLOP/s
 // = 2·M·N·K / median, and median of cuBLAS / median of the library ("ratio", > 1 faster).
 // Output: one line per measurement ("check …" / "time …"), parsed by scripts/ladder-bench.
+//
+// Why it does not use the harness's reference, bounds and clock: it is the second opinion.
+// The judge times through its referee's clock with the cost of the path taken off, in
+// processes of their own; this times in one process with CUDA events around each call, as
+// a kernel engineer's own loop would. Where the two agree on a rung's ratio to cuBLAS
+// (docs/perf-notes.md) neither method's mistake can hide in the figure; sharing the judge's
+// code would make them agree by construction. The bounds are the same formulas as
+// harness/verification/check.hpp's FP32 ones, written out again for that reason; a change to
+// those must be made here too.
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
@@ -56,8 +65,8 @@ void cublas_ok(cublasStatus_t s, const char *what) {
 
 struct Shape {
     int M, N, K;
-    bool huge;              // A, B or C over 2³¹ elements
-    bool positive = false;  // uniform[0, 1) instead of uniform[-1, 1)
+    bool huge;             // A, B or C over 2³¹ elements
+    bool positive = false; // uniform[0, 1) instead of uniform[-1, 1)
 };
 
 struct Library {
@@ -85,7 +94,7 @@ std::vector<Library> open_libraries(const std::vector<std::string> &specs) {
     return libs;
 }
 
-__device__ uint64_t mix(uint64_t x) {  // splitmix64's finalizer
+__device__ uint64_t mix(uint64_t x) { // splitmix64's finalizer
     x ^= x >> 30;
     x *= 0xbf58476d1ce4e5b9ULL;
     x ^= x >> 27;
@@ -116,9 +125,9 @@ __global__ void checksum(const float *x, size_t n, unsigned long long *sum) {
 }
 
 struct CheckTotals {
-    unsigned int max_ratio_bits;  // float bits of the largest error ratio (non-negative: orders as ints)
+    unsigned int max_ratio_bits; // float bits of the largest error ratio (non-negative: orders as ints)
     unsigned long long non_finite, over_bound, guard_changed;
-    double err_sq, ref_sq;        // Σ (C − R)², Σ R²: the normwise test
+    double err_sq, ref_sq; // Σ (C − R)², Σ R²: the normwise test
 };
 
 __global__ void compare(const float *C, const double *R, const double *absolute, size_t n, double two_gamma,
@@ -183,44 +192,94 @@ void sgemm_row_major(cublasHandle_t h, const float *A, const float *B, float *C,
     cublas_ok(cublasSgemm(h, CUBLAS_OP_N, CUBLAS_OP_N, K, M, N, &one, B, K, A, N, &zero, C, K), "cublasSgemm");
 }
 
-// check --set rung11: the shapes of issue 14 part 2 (the 3×TF32 rung): N = 1…4 around its FFMA
+// check --set rung11: the shapes the 3×TF32 rung was checked on: N = 1…4 around its FFMA
 // switch, odd edges, the all-positive long reductions, split-K, narrow C and the large products.
 std::vector<Shape> rung11_shapes() {
-    return {{1, 1, 1, false},          {2, 3, 4, false},           {7, 3, 5, false},
-            {127, 131, 137, false},    {129, 4, 129, false},       {4097, 4095, 4093, false},
-            {512, 32768, 512, false, true}, {256, 65536, 256, false, true}, {3001, 2999, 3003, false},
-            {32768, 1024, 96, false},  {4096, 4096, 4096, false},  {8192, 8192, 8192, false},
+    return {{1, 1, 1, false},
+            {2, 3, 4, false},
+            {7, 3, 5, false},
+            {127, 131, 137, false},
+            {129, 4, 129, false},
+            {4097, 4095, 4093, false},
+            {512, 32768, 512, false, true},
+            {256, 65536, 256, false, true},
+            {3001, 2999, 3003, false},
+            {32768, 1024, 96, false},
+            {4096, 4096, 4096, false},
+            {8192, 8192, 8192, false},
             {8192, 6144, 4096, false}};
 }
 
 std::vector<Shape> check_shapes(bool quick) {
     std::vector<Shape> all = {
-        {1, 1, 1, false},          {2, 2, 2, false},          {3, 3, 3, false},        {1, 1000, 1, false},
-        {1, 7, 513, false},        {513, 7, 1, false},        {2, 3, 5, false},        {17, 33, 5, false},
-        {127, 131, 137, false},    {128, 128, 128, false},    {129, 8, 130, false},    {255, 257, 259, false},
-        {1000, 3, 1000, false},    {500, 2, 500, false},      {3000, 1, 2999, false},  {64, 1024, 4, false},
-        {33, 4096, 31, false},     {1024, 1023, 1025, false}, {4099, 33, 7, false},    {7, 33, 4099, false},
-        {64, 16385, 64, false},    {2049, 5, 2047, false},    {257, 4096, 260, false}, {4097, 4095, 4093, false},
-        {4096, 4096, 4096, false}, {65537, 32768, 2, true},   {50000, 46000, 64, true}, {64, 50000, 46000, true},
+        {1, 1, 1, false},
+        {2, 2, 2, false},
+        {3, 3, 3, false},
+        {1, 1000, 1, false},
+        {1, 7, 513, false},
+        {513, 7, 1, false},
+        {2, 3, 5, false},
+        {17, 33, 5, false},
+        {127, 131, 137, false},
+        {128, 128, 128, false},
+        {129, 8, 130, false},
+        {255, 257, 259, false},
+        {1000, 3, 1000, false},
+        {500, 2, 500, false},
+        {3000, 1, 2999, false},
+        {64, 1024, 4, false},
+        {33, 4096, 31, false},
+        {1024, 1023, 1025, false},
+        {4099, 33, 7, false},
+        {7, 33, 4099, false},
+        {64, 16385, 64, false},
+        {2049, 5, 2047, false},
+        {257, 4096, 260, false},
+        {4097, 4095, 4093, false},
+        {4096, 4096, 4096, false},
+        {65537, 32768, 2, true},
+        {50000, 46000, 64, true},
+        {64, 50000, 46000, true},
         {50000, 64, 46000, true},
         // rung 10's shapes and its split-K and narrow-tile boundaries; rung 11's small N
-        {7, 3, 5, false},          {64, 1, 64, false},        {256, 2, 256, false},    {129, 3, 257, false},
-        {255, 4, 129, false},      {130, 8, 97, false},       {512, 32768, 512, false}, {32768, 1024, 96, false},
-        {3001, 2999, 3003, false}, {512, 255, 512, false},    {512, 257, 512, false},  {128, 4111, 97, false},
-        {1000, 20000, 95, false},  {129, 65536, 33, false},   {2048, 2048, 2048, false}, {16384, 64, 16384, false},
-        {512, 32768, 512, false, true}, {256, 65536, 256, false, true}, {100, 40000, 100, false, true},
+        {7, 3, 5, false},
+        {64, 1, 64, false},
+        {256, 2, 256, false},
+        {129, 3, 257, false},
+        {255, 4, 129, false},
+        {130, 8, 97, false},
+        {512, 32768, 512, false},
+        {32768, 1024, 96, false},
+        {3001, 2999, 3003, false},
+        {512, 255, 512, false},
+        {512, 257, 512, false},
+        {128, 4111, 97, false},
+        {1000, 20000, 95, false},
+        {129, 65536, 33, false},
+        {2048, 2048, 2048, false},
+        {16384, 64, 16384, false},
+        {512, 32768, 512, false, true},
+        {256, 65536, 256, false, true},
+        {100, 40000, 100, false, true},
         // testcases/secret/38–41 (added after the rung-10 device runs)
-        {511, 257, 509, false},    {1000, 20001, 97, false},  {129, 4, 257, false},    {130, 40000, 97, false, true},
+        {511, 257, 509, false},
+        {1000, 20001, 97, false},
+        {129, 4, 257, false},
+        {130, 40000, 97, false, true},
         // rung 11 (3×TF32 on the tensor cores): its small-N switch and the large products
-        {2, 3, 4, false},          {129, 4, 129, false},      {129, 16, 129, false},   {129, 17, 129, false},
-        {8192, 8192, 8192, false}, {8192, 6144, 4096, false},
+        {2, 3, 4, false},
+        {129, 4, 129, false},
+        {129, 16, 129, false},
+        {129, 17, 129, false},
+        {8192, 8192, 8192, false},
+        {8192, 6144, 4096, false},
     };
     if (quick) all.erase(std::remove_if(all.begin(), all.end(), [](const Shape &s) { return s.huge; }), all.end());
     return all;
 }
 
 int run_check(const std::vector<Library> &libs, bool quick, const std::vector<Shape> &only) {
-    cublasHandle_t h, pedantic;  // the FP64 reference; cuBLAS SGEMM as a library (accuracy mode)
+    cublasHandle_t h, pedantic; // the FP64 reference; cuBLAS SGEMM as a library (accuracy mode)
     cublas_ok(cublasCreate(&h), "cublasCreate");
     cublas_ok(cublasCreate(&pedantic), "cublasCreate");
     cublas_ok(cublasSetMathMode(pedantic, CUBLAS_PEDANTIC_MATH), "pedantic math");
@@ -232,68 +291,68 @@ int run_check(const std::vector<Library> &libs, bool quick, const std::vector<Sh
         const size_t a_n = static_cast<size_t>(s.M) * s.N, b_n = static_cast<size_t>(s.N) * s.K,
                      c_n = static_cast<size_t>(s.M) * s.K;
         float *A = device_alloc<float>(a_n), *B = device_alloc<float>(b_n);
-      for (int round = 0; round < 2; ++round) {  // two fresh input sets per shape
-        fill_uniform<<<grid_blocks, block_threads>>>(A, a_n, seed++, s.positive);
-        fill_uniform<<<grid_blocks, block_threads>>>(B, b_n, seed++, s.positive);
-        double *R = device_alloc<double>(c_n), *absolute = device_alloc<double>(c_n);
-        {
-            double *Ad = device_alloc<double>(a_n), *Bd = device_alloc<double>(b_n);
-            for (bool abs_values : {false, true}) {
-                widen<<<grid_blocks, block_threads>>>(A, Ad, a_n, abs_values);
-                widen<<<grid_blocks, block_threads>>>(B, Bd, b_n, abs_values);
-                dgemm_row_major(h, Ad, Bd, abs_values ? absolute : R, s.M, s.N, s.K);
+        for (int round = 0; round < 2; ++round) { // two fresh input sets per shape
+            fill_uniform<<<grid_blocks, block_threads>>>(A, a_n, seed++, s.positive);
+            fill_uniform<<<grid_blocks, block_threads>>>(B, b_n, seed++, s.positive);
+            double *R = device_alloc<double>(c_n), *absolute = device_alloc<double>(c_n);
+            {
+                double *Ad = device_alloc<double>(a_n), *Bd = device_alloc<double>(b_n);
+                for (bool abs_values : {false, true}) {
+                    widen<<<grid_blocks, block_threads>>>(A, Ad, a_n, abs_values);
+                    widen<<<grid_blocks, block_threads>>>(B, Bd, b_n, abs_values);
+                    dgemm_row_major(h, Ad, Bd, abs_values ? absolute : R, s.M, s.N, s.K);
+                }
+                cuda_ok(cudaDeviceSynchronize(), "reference");
+                cudaFree(Ad);
+                cudaFree(Bd);
             }
-            cuda_ok(cudaDeviceSynchronize(), "reference");
-            cudaFree(Ad);
-            cudaFree(Bd);
-        }
-        const unsigned long long a_sum = device_checksum(A, a_n, sum), b_sum = device_checksum(B, b_n, sum);
-        constexpr size_t guard = 1 << 20;  // bytes each side of C
-        const size_t c_bytes = (c_n * sizeof(float) + 255) / 256 * 256;
-        auto *c_buffer = device_alloc<unsigned char>(guard + c_bytes + guard);
-        float *C = reinterpret_cast<float *>(c_buffer + guard);
-        const double u = std::ldexp(1.0, -24), gamma = s.N * u / (1 - s.N * u);
-        for (const Library &lib : libs) {
-            cuda_ok(cudaMemset(c_buffer, 0xA5, guard + c_bytes + guard), "guard");
-            cuda_ok(cudaMemset(C, 0xFF, c_n * sizeof(float)), "poison");
-            cuda_ok(cudaMemset(totals, 0, sizeof(CheckTotals)), "totals");
-            cuda_ok(cudaDeviceSynchronize(), "before solve");
-            if (lib.solve)
-                lib.solve(A, B, C, s.M, s.N, s.K);
-            else
-                sgemm_row_major(pedantic, A, B, C, s.M, s.N, s.K);
-            const cudaError_t launch = cudaGetLastError();
-            const cudaError_t sync = cudaDeviceSynchronize();
-            if (launch != cudaSuccess || sync != cudaSuccess) {
-                std::printf("check %-16s %6dx%dx%d ERROR %s\n", lib.name.c_str(), s.M, s.N, s.K,
-                            cudaGetErrorString(launch != cudaSuccess ? launch : sync));
+            const unsigned long long a_sum = device_checksum(A, a_n, sum), b_sum = device_checksum(B, b_n, sum);
+            constexpr size_t guard = 1 << 20; // bytes each side of C
+            const size_t c_bytes = (c_n * sizeof(float) + 255) / 256 * 256;
+            auto *c_buffer = device_alloc<unsigned char>(guard + c_bytes + guard);
+            float *C = reinterpret_cast<float *>(c_buffer + guard);
+            const double u = std::ldexp(1.0, -24), gamma = s.N * u / (1 - s.N * u);
+            for (const Library &lib : libs) {
+                cuda_ok(cudaMemset(c_buffer, 0xA5, guard + c_bytes + guard), "guard");
+                cuda_ok(cudaMemset(C, 0xFF, c_n * sizeof(float)), "poison");
+                cuda_ok(cudaMemset(totals, 0, sizeof(CheckTotals)), "totals");
+                cuda_ok(cudaDeviceSynchronize(), "before solve");
+                if (lib.solve)
+                    lib.solve(A, B, C, s.M, s.N, s.K);
+                else
+                    sgemm_row_major(pedantic, A, B, C, s.M, s.N, s.K);
+                const cudaError_t launch = cudaGetLastError();
+                const cudaError_t sync = cudaDeviceSynchronize();
+                if (launch != cudaSuccess || sync != cudaSuccess) {
+                    std::printf("check %-16s %6dx%dx%d ERROR %s\n", lib.name.c_str(), s.M, s.N, s.K,
+                                cudaGetErrorString(launch != cudaSuccess ? launch : sync));
+                    std::fflush(stdout);
+                    return 3; // the context may be lost: stop here
+                }
+                compare<<<grid_blocks, block_threads>>>(C, R, absolute, c_n, 2 * gamma, totals);
+                count_changed<<<grid_blocks, block_threads>>>(c_buffer, guard, 0xA5, totals);
+                count_changed<<<grid_blocks, block_threads>>>(c_buffer + guard + c_n * sizeof(float),
+                                                              guard + c_bytes - c_n * sizeof(float), 0xA5, totals);
+                CheckTotals t;
+                cuda_ok(cudaMemcpy(&t, totals, sizeof(t), cudaMemcpyDeviceToHost), "totals");
+                float ratio;
+                std::memcpy(&ratio, &t.max_ratio_bits, sizeof(ratio));
+                const double norm = t.ref_sq > 0 ? std::sqrt(t.err_sq / t.ref_sq) / (4 * u * std::sqrt(double(s.N)))
+                                                 : (t.err_sq > 0 ? INFINITY : 0.0);
+                const bool inputs_same = device_checksum(A, a_n, sum) == a_sum && device_checksum(B, b_n, sum) == b_sum;
+                const bool ok =
+                    t.non_finite == 0 && t.over_bound == 0 && t.guard_changed == 0 && inputs_same && norm <= 1.0;
+                failures += !ok;
+                std::printf("check %-16s %6dx%dx%d%s %s ratio %.4f norm %.4f non_finite %llu over_bound %llu "
+                            "guard_changed %llu inputs %s\n",
+                            lib.name.c_str(), s.M, s.N, s.K, s.positive ? "p" : "", ok ? "PASS" : "FAIL", ratio, norm,
+                            t.non_finite, t.over_bound, t.guard_changed, inputs_same ? "intact" : "MODIFIED");
                 std::fflush(stdout);
-                return 3;  // the context may be lost: stop here
             }
-            compare<<<grid_blocks, block_threads>>>(C, R, absolute, c_n, 2 * gamma, totals);
-            count_changed<<<grid_blocks, block_threads>>>(c_buffer, guard, 0xA5, totals);
-            count_changed<<<grid_blocks, block_threads>>>(c_buffer + guard + c_n * sizeof(float),
-                                                          guard + c_bytes - c_n * sizeof(float), 0xA5, totals);
-            CheckTotals t;
-            cuda_ok(cudaMemcpy(&t, totals, sizeof(t), cudaMemcpyDeviceToHost), "totals");
-            float ratio;
-            std::memcpy(&ratio, &t.max_ratio_bits, sizeof(ratio));
-            const double norm = t.ref_sq > 0 ? std::sqrt(t.err_sq / t.ref_sq) / (4 * u * std::sqrt(double(s.N)))
-                                             : (t.err_sq > 0 ? INFINITY : 0.0);
-            const bool inputs_same = device_checksum(A, a_n, sum) == a_sum && device_checksum(B, b_n, sum) == b_sum;
-            const bool ok = t.non_finite == 0 && t.over_bound == 0 && t.guard_changed == 0 && inputs_same &&
-                            norm <= 1.0;
-            failures += !ok;
-            std::printf("check %-16s %6dx%dx%d%s %s ratio %.4f norm %.4f non_finite %llu over_bound %llu "
-                        "guard_changed %llu inputs %s\n",
-                        lib.name.c_str(), s.M, s.N, s.K, s.positive ? "p" : "", ok ? "PASS" : "FAIL", ratio, norm,
-                        t.non_finite, t.over_bound, t.guard_changed, inputs_same ? "intact" : "MODIFIED");
-            std::fflush(stdout);
+            cudaFree(c_buffer);
+            cudaFree(R);
+            cudaFree(absolute);
         }
-        cudaFree(c_buffer);
-        cudaFree(R);
-        cudaFree(absolute);
-      }
         cudaFree(A);
         cudaFree(B);
     }
@@ -303,10 +362,10 @@ int run_check(const std::vector<Library> &libs, bool quick, const std::vector<Sh
 }
 
 int run_time(const std::vector<Library> &libs, std::vector<Shape> shapes, int reps) {
-    if (shapes.empty())  // the ranked set of ./judge rank (testcases/perf and testcases/rank)
-        shapes = {{4096, 4096, 4096, false},   {8192, 6144, 4096, false}, {4097, 4095, 4093, false},
-                  {8192, 8192, 8192, false},   {2048, 2048, 2048, false}, {16384, 64, 16384, false},
-                  {32768, 1024, 96, false},    {512, 32768, 512, false},  {3001, 2999, 3003, false}};
+    if (shapes.empty()) // the ranked set of ./judge rank (testcases/perf and testcases/rank)
+        shapes = {{4096, 4096, 4096, false}, {8192, 6144, 4096, false}, {4097, 4095, 4093, false},
+                  {8192, 8192, 8192, false}, {2048, 2048, 2048, false}, {16384, 64, 16384, false},
+                  {32768, 1024, 96, false},  {512, 32768, 512, false},  {3001, 2999, 3003, false}};
     cublasHandle_t h;
     cublas_ok(cublasCreate(&h), "cublasCreate");
     cublas_ok(cublasSetMathMode(h, CUBLAS_PEDANTIC_MATH), "pedantic math");
@@ -326,7 +385,7 @@ int run_time(const std::vector<Library> &libs, std::vector<Shape> shapes, int re
         float *A = device_alloc<float>(a_n), *B = device_alloc<float>(b_n), *C = device_alloc<float>(c_n);
         fill_uniform<<<grid_blocks, block_threads>>>(A, a_n, seed++, s.positive);
         fill_uniform<<<grid_blocks, block_threads>>>(B, b_n, seed++, s.positive);
-        const size_t entries = libs.size() + 1;  // entry 0: cuBLAS
+        const size_t entries = libs.size() + 1; // entry 0: cuBLAS
         std::vector<std::vector<float>> ms(entries);
         for (int rep = 0; rep < warmup + reps; ++rep) {
             for (size_t e = 0; e < entries; ++e) {
@@ -375,8 +434,10 @@ int run_time(const std::vector<Library> &libs, std::vector<Shape> shapes, int re
 int main(int argc, char **argv) {
     if (argc < 3 || (std::strcmp(argv[1], "check") != 0 && std::strcmp(argv[1], "time") != 0 &&
                      std::strcmp(argv[1], "accuracy") != 0)) {
-        std::fprintf(stderr, "usage: %s check [--quick] [--shape MxNxK]... NAME=LIB.so... | time [--reps R] [--shape MxNxK]... "
-                             "NAME=LIB.so...\n", argv[0]);
+        std::fprintf(stderr,
+                     "usage: %s check [--quick] [--shape MxNxK]... NAME=LIB.so... | time [--reps R] [--shape MxNxK]... "
+                     "NAME=LIB.so...\n",
+                     argv[0]);
         return 64;
     }
     const bool check = std::strcmp(argv[1], "check") == 0, accuracy = std::strcmp(argv[1], "accuracy") == 0;
@@ -404,7 +465,7 @@ int main(int argc, char **argv) {
         }
     }
     auto libs = open_libraries(specs);
-    if (accuracy) {  // 256×N×256 for N = 1 … 65536, both data sets, cuBLAS SGEMM (pedantic) first
+    if (accuracy) { // 256×N×256 for N = 1 … 65536, both data sets, cuBLAS SGEMM (pedantic) first
         libs.insert(libs.begin(), Library{"cublas", nullptr});
         if (shapes.empty())
             for (bool positive : {false, true})

@@ -29,15 +29,15 @@
 
 namespace {
 
-constexpr int tile_m = 64;  // rows of C per block
-constexpr int tile_k = 64;  // columns of C per block
-constexpr int slice = 8;    // depth of one step along the reduction dimension N
+constexpr int tile_m = 64; // rows of C per block
+constexpr int tile_k = 64; // columns of C per block
+constexpr int slice = 8;   // depth of one step along the reduction dimension N
 constexpr int per_thread = 8;
 constexpr int threads = tile_m * tile_k / per_thread;
 static_assert(threads == tile_m * slice && threads == slice * tile_k, "one A and one B element per thread");
 
-__global__ void __launch_bounds__(threads) thread_tile_1d_gemm(const float *A, const float *B, float *C, int M,
-                                                               int N, int K) {
+__global__ void __launch_bounds__(threads)
+    thread_tile_1d_gemm(const float *A, const float *B, float *C, int M, int N, int K) {
     __shared__ float a_slice[tile_m][slice];
     __shared__ float b_slice[slice][tile_k];
     const int t = threadIdx.x;
@@ -66,7 +66,7 @@ __global__ void __launch_bounds__(threads) thread_tile_1d_gemm(const float *A, c
         __syncthreads();
     }
     const int c_col = k0 + col;
-    if (c_col >= K) return;  // after the last barrier: no thread is left waiting
+    if (c_col >= K) return; // after the last barrier: no thread is left waiting
 #pragma unroll
     for (int i = 0; i < per_thread; ++i) {
         const int c_row = m0 + row0 + i;

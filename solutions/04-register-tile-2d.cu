@@ -34,17 +34,17 @@ namespace {
 constexpr int tile_m = 128;
 constexpr int tile_k = 128;
 constexpr int slice = 8;
-constexpr int per_thread = 8;  // an 8×8 block of C per thread
+constexpr int per_thread = 8; // an 8×8 block of C per thread
 constexpr int threads = (tile_m / per_thread) * (tile_k / per_thread);
 constexpr int loads_per_thread = tile_m * slice / threads;
 static_assert(tile_m * slice == tile_k * slice, "A and B slices have the same size");
 
-__global__ void __launch_bounds__(threads) register_tile_2d_gemm(const float *A, const float *B, float *C, int M,
-                                                                 int N, int K) {
+__global__ void __launch_bounds__(threads)
+    register_tile_2d_gemm(const float *A, const float *B, float *C, int M, int N, int K) {
     __shared__ float a_slice[tile_m][slice];
     __shared__ float b_slice[slice][tile_k];
     const int t = threadIdx.x;
-    const int tiles_k = (K + tile_k - 1) / tile_k;  // 1D grid: blockIdx.y would cap the tile count at 65535
+    const int tiles_k = (K + tile_k - 1) / tile_k; // 1D grid: blockIdx.y would cap the tile count at 65535
     const int m0 = (blockIdx.x / tiles_k) * tile_m;
     const int k0 = (blockIdx.x % tiles_k) * tile_k;
     const int row0 = (t / (tile_k / per_thread)) * per_thread;
@@ -55,7 +55,7 @@ __global__ void __launch_bounds__(threads) register_tile_2d_gemm(const float *A,
     for (int base = 0; base < N; base += slice) {
 #pragma unroll
         for (int l = 0; l < loads_per_thread; ++l) {
-            const int e = t + l * threads;  // consecutive threads → consecutive addresses
+            const int e = t + l * threads; // consecutive threads → consecutive addresses
             const int a_row = e / slice, a_n = base + e % slice;
             const int b_n = base + e / tile_k, b_col = k0 + e % tile_k;
             a_slice[a_row][e % slice] =

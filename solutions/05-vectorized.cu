@@ -44,8 +44,8 @@ __device__ float4 load4(const float *row, int col, int cols, bool aligned) {
     return v;
 }
 
-__global__ void __launch_bounds__(threads) vectorized_gemm(const float *A, const float *B, float *C, int M, int N,
-                                                           int K, bool a_aligned, bool b_aligned) {
+__global__ void __launch_bounds__(threads)
+    vectorized_gemm(const float *A, const float *B, float *C, int M, int N, int K, bool a_aligned, bool b_aligned) {
     __shared__ float a_slice[slice][tile_m];
     __shared__ float b_slice[slice][tile_k];
     const int t = threadIdx.x;
@@ -97,7 +97,8 @@ __global__ void __launch_bounds__(threads) vectorized_gemm(const float *A, const
         for (int j = 0; j < per_thread; j += 4) {
             const int c_col = k0 + col0 + j;
             if (c_aligned && c_col + 3 < K) {
-                *reinterpret_cast<float4 *>(c + c_col) = make_float4(sum[i][j], sum[i][j + 1], sum[i][j + 2], sum[i][j + 3]);
+                *reinterpret_cast<float4 *>(c + c_col) =
+                    make_float4(sum[i][j], sum[i][j + 1], sum[i][j + 2], sum[i][j + 3]);
             } else {
 #pragma unroll
                 for (int jj = 0; jj < 4; ++jj)

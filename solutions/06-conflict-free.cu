@@ -34,10 +34,10 @@ namespace {
 constexpr int tile_m = 128;
 constexpr int tile_k = 128;
 constexpr int slice = 8;
-constexpr int piece = 4;                 // a thread's block of C is 2×2 pieces of 4×4
-constexpr int half_m = tile_m / 2;       // distance between a thread's row pieces
-constexpr int half_k = tile_k / 2;       // distance between its column pieces
-constexpr int a_pitch = tile_m + 4;      // padding: see point 2 above
+constexpr int piece = 4;            // a thread's block of C is 2×2 pieces of 4×4
+constexpr int half_m = tile_m / 2;  // distance between a thread's row pieces
+constexpr int half_k = tile_k / 2;  // distance between its column pieces
+constexpr int a_pitch = tile_m + 4; // padding: see point 2 above
 constexpr int threads = (half_m / piece) * (half_k / piece);
 static_assert(tile_m * slice == 4 * threads && slice * tile_k == 4 * threads, "one float4 of A and of B per thread");
 
@@ -62,8 +62,8 @@ __device__ void store4(float *row, int col, int cols, bool aligned, float4 v) {
     if (col + 3 < cols) row[col + 3] = v.w;
 }
 
-__global__ void __launch_bounds__(threads) conflict_free_gemm(const float *A, const float *B, float *C, int M, int N,
-                                                              int K, bool a_aligned, bool b_aligned) {
+__global__ void __launch_bounds__(threads)
+    conflict_free_gemm(const float *A, const float *B, float *C, int M, int N, int K, bool a_aligned, bool b_aligned) {
     __shared__ __align__(16) float a_slice[slice][a_pitch];
     __shared__ __align__(16) float b_slice[slice][tile_k];
     const int t = threadIdx.x;
@@ -77,7 +77,7 @@ __global__ void __launch_bounds__(threads) conflict_free_gemm(const float *A, co
     const bool a_row_in = m0 + a_m < M;
     const float *a_row = A + static_cast<size_t>(a_row_in ? m0 + a_m : 0) * N;
 
-    float sum[2 * piece][2 * piece] = {};  // [i][j]: row row0 + (i / 4)·64 + i % 4, column likewise
+    float sum[2 * piece][2 * piece] = {}; // [i][j]: row row0 + (i / 4)·64 + i % 4, column likewise
     for (int base = 0; base < N; base += slice) {
         const float4 a = a_row_in ? load4(a_row, base + a_n, N, a_aligned) : make_float4(0.0f, 0.0f, 0.0f, 0.0f);
         const bool b_row_in = base + b_n < N;

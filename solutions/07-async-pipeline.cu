@@ -41,7 +41,7 @@ constexpr int half_m = tile_m / 2;
 constexpr int half_k = tile_k / 2;
 constexpr int a_pitch = tile_m + 4;
 constexpr int threads = (half_m / piece) * (half_k / piece);
-constexpr int a_rows_per_pass = threads / slice;  // A copies: lanes run along a row's 8 floats
+constexpr int a_rows_per_pass = threads / slice; // A copies: lanes run along a row's 8 floats
 constexpr int a_passes = tile_m / a_rows_per_pass;
 constexpr int b_scalar_passes = slice * tile_k / threads;
 
@@ -78,9 +78,8 @@ __device__ void store4(float *row, int col, int cols, bool aligned, float4 v) {
     if (col + 3 < cols) row[col + 3] = v.w;
 }
 
-template <bool b_aligned>
-__global__ void __launch_bounds__(threads) async_pipeline_gemm(const float *A, const float *B, float *C, int M, int N,
-                                                               int K) {
+template <bool b_aligned> __global__ void __launch_bounds__(threads)
+    async_pipeline_gemm(const float *A, const float *B, float *C, int M, int N, int K) {
     __shared__ __align__(16) Stage stage[stages];
     const int t = threadIdx.x;
     const int tiles_k = (K + tile_k - 1) / tile_k;
@@ -129,7 +128,7 @@ __global__ void __launch_bounds__(threads) async_pipeline_gemm(const float *A, c
 #pragma unroll
     for (int s = 0; s < stages - 1; ++s) {
         if (s < slices) load_slice(stage[s], s * slice);
-        commit();  // an empty group keeps the count of groups per slice fixed
+        commit(); // an empty group keeps the count of groups per slice fixed
     }
     for (int s = 0; s < slices; ++s) {
         wait_until_pending<stages - 2>();

@@ -39,17 +39,17 @@ constexpr int tile_m = 128;
 constexpr int tile_k = 128;
 constexpr int slice = 8;
 constexpr int stages = 3;
-constexpr int warp_m = 32;     // a warp's sub-tile: 32 rows × 64 columns
+constexpr int warp_m = 32; // a warp's sub-tile: 32 rows × 64 columns
 constexpr int warp_k = 64;
-constexpr int lane_rows = 4;   // lanes as a 4×8 grid over the sub-tile
+constexpr int lane_rows = 4; // lanes as a 4×8 grid over the sub-tile
 constexpr int lane_cols = 8;
-constexpr int piece = 4;       // each lane: 2×2 pieces of 4×4
-constexpr int piece_dm = lane_rows * piece;  // 16: distance between a lane's row pieces
-constexpr int piece_dk = lane_cols * piece;  // 32: distance between its column pieces
+constexpr int piece = 4;                    // each lane: 2×2 pieces of 4×4
+constexpr int piece_dm = lane_rows * piece; // 16: distance between a lane's row pieces
+constexpr int piece_dk = lane_cols * piece; // 32: distance between its column pieces
 constexpr int a_pitch = tile_m + 4;
 constexpr int threads = (tile_m / warp_m) * (tile_k / warp_k) * 32;
 static_assert(lane_rows * lane_cols == 32 && 2 * piece_dm == warp_m && 2 * piece_dk == warp_k, "2×2 pieces per lane");
-constexpr int a_rows_per_pass = threads / slice;  // A copies: lanes run along a row's 8 floats
+constexpr int a_rows_per_pass = threads / slice; // A copies: lanes run along a row's 8 floats
 constexpr int a_passes = tile_m / a_rows_per_pass;
 constexpr int b_scalar_passes = slice * tile_k / threads;
 
@@ -86,9 +86,8 @@ __device__ void store4(float *row, int col, int cols, bool aligned, float4 v) {
     if (col + 3 < cols) row[col + 3] = v.w;
 }
 
-template <bool b_aligned>
-__global__ void __launch_bounds__(threads) warp_tiled_gemm(const float *A, const float *B, float *C, int M, int N,
-                                                               int K) {
+template <bool b_aligned> __global__ void __launch_bounds__(threads)
+    warp_tiled_gemm(const float *A, const float *B, float *C, int M, int N, int K) {
     __shared__ __align__(16) Stage stage[stages];
     const int t = threadIdx.x;
     const int tiles_k = (K + tile_k - 1) / tile_k;
@@ -138,7 +137,7 @@ __global__ void __launch_bounds__(threads) warp_tiled_gemm(const float *A, const
 #pragma unroll
     for (int s = 0; s < stages - 1; ++s) {
         if (s < slices) load_slice(stage[s], s * slice);
-        commit();  // an empty group keeps the count of groups per slice fixed
+        commit(); // an empty group keeps the count of groups per slice fixed
     }
     for (int s = 0; s < slices; ++s) {
         wait_until_pending<stages - 2>();

@@ -46,15 +46,15 @@ namespace {
 template <int rows_, int cols_, int depth_, int warp_rows_, int warp_cols_, int lane_rows_, int stages_,
           int min_blocks_, int speed_percent_ = 100>
 struct Tiling {
-    static constexpr int rows = rows_, cols = cols_, depth = depth_;  // block tile of C; slice of N
+    static constexpr int rows = rows_, cols = cols_, depth = depth_; // block tile of C; slice of N
     static constexpr int warp_rows = warp_rows_, warp_cols = warp_cols_;
     static constexpr int lane_rows = lane_rows_, lane_cols = 32 / lane_rows_;
     static constexpr int stages = stages_, min_blocks = min_blocks_;
-    static constexpr int speed_percent = speed_percent_;  // measured throughput relative to the best tiling
+    static constexpr int speed_percent = speed_percent_; // measured throughput relative to the best tiling
     static constexpr int warps_k = cols / warp_cols;
     static constexpr int threads = (rows / warp_rows) * warps_k * 32;
-    static constexpr int frag_m = warp_rows / lane_rows, frag_k = warp_cols / lane_cols;  // C per lane
-    static constexpr int a_pitch = rows + 4;  // keeps the transposed 4-byte copies conflict-free
+    static constexpr int frag_m = warp_rows / lane_rows, frag_k = warp_cols / lane_cols; // C per lane
+    static constexpr int a_pitch = rows + 4; // keeps the transposed 4-byte copies conflict-free
     static constexpr int a_floats = depth * a_pitch, b_floats = depth * cols;
     static constexpr int smem_bytes = stages * (a_floats + b_floats) * 4;
     // A copies: 8 lanes along a row's 8 consecutive floats (one 32-byte sector).
@@ -108,8 +108,7 @@ __device__ void grouped_tile(int tiles_m, int tiles_k, int group_rows, int &tile
     tile_k = in_group / height;
 }
 
-template <class T, bool b_vec>
-__global__ void __launch_bounds__(T::threads, T::min_blocks)
+template <class T, bool b_vec> __global__ void __launch_bounds__(T::threads, T::min_blocks)
     tuned_gemm(const float *__restrict__ A, const float *__restrict__ B, float *__restrict__ C, int M, int N, int K,
                int group_rows) {
     extern __shared__ __align__(16) float smem[];
@@ -141,8 +140,8 @@ __global__ void __launch_bounds__(T::threads, T::min_blocks)
             const bool col_in = base + a_n + cp * 8 < N;
 #pragma unroll
             for (int rp = 0; rp < T::a_row_passes; ++rp)
-                copy4(a_dst + cp * 8 * T::a_pitch + rp * T::a_rows_per_pass,
-                      a_src + rp * a_pass_stride + base + cp * 8, col_in && (a_rows_in >> rp & 1));
+                copy4(a_dst + cp * 8 * T::a_pitch + rp * T::a_rows_per_pass, a_src + rp * a_pass_stride + base + cp * 8,
+                      col_in && (a_rows_in >> rp & 1));
         }
         float *b_dst = smem + T::stages * T::a_floats + stage * T::b_floats + b_n * T::cols + b_k;
         const float *b_row = b_src + static_cast<size_t>(base) * K;
@@ -155,7 +154,7 @@ __global__ void __launch_bounds__(T::threads, T::min_blocks)
         } else {
 #pragma unroll
             for (int pass = 0; pass < T::b_scalar_passes; ++pass) {
-                const int e = pass * T::threads;  // element offset of this pass in the slice
+                const int e = pass * T::threads; // element offset of this pass in the slice
                 const int row = e / T::cols, col = e % T::cols;
                 copy4(b_dst + row * T::cols + col, b_row + static_cast<size_t>(row) * K + col,
                       k0 + b_k + col < K && base + b_n + row < N);
@@ -181,7 +180,7 @@ __global__ void __launch_bounds__(T::threads, T::min_blocks)
 #pragma unroll
     for (int s = 0; s < T::stages - 1; ++s) {
         if (s < slices) load_slice(s, s * T::depth);
-        commit();  // empty groups too: slice s is always group s
+        commit(); // empty groups too: slice s is always group s
     }
     wait_until_pending<T::stages - 2>();
     __syncthreads();
@@ -192,13 +191,13 @@ __global__ void __launch_bounds__(T::threads, T::min_blocks)
     for (int s = 0; s < slices; ++s) {
 #pragma unroll
         for (int p = 0; p < T::depth; ++p) {
-            if (p == T::depth - 1) {  // slice s+1 must have landed, and everyone be done with slice s−1's buffer
+            if (p == T::depth - 1) { // slice s+1 must have landed, and everyone be done with slice s−1's buffer
                 wait_until_pending<T::stages - 2>();
                 __syncthreads();
                 read_stage = read_stage + 1 == T::stages ? 0 : read_stage + 1;
             }
             load_fragments((p + 1) % 2, read_stage, (p + 1) % T::depth);
-            if (p == 0) {  // the slice stages−1 ahead, into the buffer everyone left at the barrier
+            if (p == 0) { // the slice stages−1 ahead, into the buffer everyone left at the barrier
                 const int ahead = s + T::stages - 1;
                 if (ahead < slices) load_slice(write_stage, ahead * T::depth);
                 commit();
@@ -228,7 +227,7 @@ __global__ void __launch_bounds__(T::threads, T::min_blocks)
     }
 }
 
-#ifdef TUNE_TILING  // scripts/ladder-bench --autotune: one tiling, given on the command line
+#ifdef TUNE_TILING // scripts/ladder-bench --autotune: one tiling, given on the command line
 using Candidates = std::tuple<Tiling<TUNE_TILING>>;
 #else
 // The measured winner for large products, and a small tiling for small or narrow ones
@@ -272,7 +271,7 @@ template <class... Ts> void launch_cheapest(const Problem &p, std::tuple<Ts...> 
     const double time[] = {rounded_time<Ts>(p)...};
     int best = 0;
     for (int i = 1; i < static_cast<int>(sizeof...(Ts)); ++i)
-        if (time[i] < time[best]) best = i;  // ties go to the earlier, larger tiling
+        if (time[i] < time[best]) best = i; // ties go to the earlier, larger tiling
     int i = 0;
     ((i++ == best ? launch<Ts>(p) : void()), ...);
 }

@@ -54,15 +54,15 @@ namespace {
 template <int rows_, int cols_, int depth_, int warp_rows_, int warp_cols_, int lane_rows_, int stages_,
           int min_blocks_, int speed_percent_ = 100>
 struct Tiling {
-    static constexpr int rows = rows_, cols = cols_, depth = depth_;  // block tile of C; slice of N
+    static constexpr int rows = rows_, cols = cols_, depth = depth_; // block tile of C; slice of N
     static constexpr int warp_rows = warp_rows_, warp_cols = warp_cols_;
     static constexpr int lane_rows = lane_rows_, lane_cols = 32 / lane_rows_;
     static constexpr int stages = stages_, min_blocks = min_blocks_;
-    static constexpr int speed_percent = speed_percent_;  // measured throughput relative to the best tiling
+    static constexpr int speed_percent = speed_percent_; // measured throughput relative to the best tiling
     static constexpr int warps_k = cols / warp_cols;
     static constexpr int threads = (rows / warp_rows) * warps_k * 32;
-    static constexpr int frag_m = warp_rows / lane_rows, frag_k = warp_cols / lane_cols;  // C per lane
-    static constexpr int a_pitch = rows + 4;  // keeps the transposed 4-byte copies conflict-free
+    static constexpr int frag_m = warp_rows / lane_rows, frag_k = warp_cols / lane_cols; // C per lane
+    static constexpr int a_pitch = rows + 4; // keeps the transposed 4-byte copies conflict-free
     static constexpr int a_floats = depth * a_pitch, b_floats = depth * cols;
     static constexpr int smem_bytes = stages * (a_floats + b_floats) * 4;
     // A copies: 8 lanes along a row's 8 consecutive floats (one 32-byte sector).
@@ -110,7 +110,8 @@ __device__ void store4(float *row, int col, int cols, bool aligned, const float 
         if (col + j < cols) row[col + j] = v[j];
 }
 
-// Tile coordinates of tile `index` (a block's, in plain and split_k): groups of `group_rows` tile rows, walked column by column.
+// Tile coordinates of tile `index` (a block's, in plain and split_k): groups of `group_rows` tile rows, walked column
+// by column.
 __device__ void grouped_tile(int index, int tiles_m, int tiles_k, int group_rows, int &tile_m, int &tile_k) {
     const int per_group = group_rows * tiles_k;
     const int group = index / per_group, first = group * group_rows;
@@ -122,8 +123,7 @@ __device__ void grouped_tile(int index, int tiles_m, int tiles_k, int group_rows
 
 // Rung 9's kernel, verbatim (the plain mode of the tilings whose B copies it can do): kept
 // apart from split_gemm so that ptxas schedules it exactly as in rung 9.
-template <class T, bool b_vec>
-__global__ void __launch_bounds__(T::threads, T::min_blocks)
+template <class T, bool b_vec> __global__ void __launch_bounds__(T::threads, T::min_blocks)
     rung9_gemm(const float *__restrict__ A, const float *__restrict__ B, float *__restrict__ C, int M, int N, int K,
                int group_rows) {
     extern __shared__ __align__(16) float smem[];
@@ -155,8 +155,8 @@ __global__ void __launch_bounds__(T::threads, T::min_blocks)
             const bool col_in = base + a_n + cp * 8 < N;
 #pragma unroll
             for (int rp = 0; rp < T::a_row_passes; ++rp)
-                copy4(a_dst + cp * 8 * T::a_pitch + rp * T::a_rows_per_pass,
-                      a_src + rp * a_pass_stride + base + cp * 8, col_in && (a_rows_in >> rp & 1));
+                copy4(a_dst + cp * 8 * T::a_pitch + rp * T::a_rows_per_pass, a_src + rp * a_pass_stride + base + cp * 8,
+                      col_in && (a_rows_in >> rp & 1));
         }
         float *b_dst = smem + T::stages * T::a_floats + stage * T::b_floats + b_n * T::cols + b_k;
         const float *b_row = b_src + static_cast<size_t>(base) * K;
@@ -169,7 +169,7 @@ __global__ void __launch_bounds__(T::threads, T::min_blocks)
         } else {
 #pragma unroll
             for (int pass = 0; pass < T::b_scalar_passes; ++pass) {
-                const int e = pass * T::threads;  // element offset of this pass in the slice
+                const int e = pass * T::threads; // element offset of this pass in the slice
                 const int row = e / T::cols, col = e % T::cols;
                 copy4(b_dst + row * T::cols + col, b_row + static_cast<size_t>(row) * K + col,
                       k0 + b_k + col < K && base + b_n + row < N);
@@ -195,7 +195,7 @@ __global__ void __launch_bounds__(T::threads, T::min_blocks)
 #pragma unroll
     for (int s = 0; s < T::stages - 1; ++s) {
         if (s < slices) load_slice(s, s * T::depth);
-        commit();  // empty groups too: slice s is always group s
+        commit(); // empty groups too: slice s is always group s
     }
     wait_until_pending<T::stages - 2>();
     __syncthreads();
@@ -206,13 +206,13 @@ __global__ void __launch_bounds__(T::threads, T::min_blocks)
     for (int s = 0; s < slices; ++s) {
 #pragma unroll
         for (int p = 0; p < T::depth; ++p) {
-            if (p == T::depth - 1) {  // slice s+1 must have landed, and everyone be done with slice s−1's buffer
+            if (p == T::depth - 1) { // slice s+1 must have landed, and everyone be done with slice s−1's buffer
                 wait_until_pending<T::stages - 2>();
                 __syncthreads();
                 read_stage = read_stage + 1 == T::stages ? 0 : read_stage + 1;
             }
             load_fragments((p + 1) % 2, read_stage, (p + 1) % T::depth);
-            if (p == 0) {  // the slice stages−1 ahead, into the buffer everyone left at the barrier
+            if (p == 0) { // the slice stages−1 ahead, into the buffer everyone left at the barrier
                 const int ahead = s + T::stages - 1;
                 if (ahead < slices) load_slice(write_stage, ahead * T::depth);
                 commit();
@@ -277,8 +277,8 @@ __device__ __forceinline__ void tile_product(float *smem, const float *__restric
             const bool col_in = base + a_n + cp * 8 < n1;
 #pragma unroll
             for (int rp = 0; rp < T::a_row_passes; ++rp)
-                copy4(a_dst + cp * 8 * T::a_pitch + rp * T::a_rows_per_pass,
-                      a_src + rp * a_pass_stride + base + cp * 8, col_in && (a_rows_in >> rp & 1));
+                copy4(a_dst + cp * 8 * T::a_pitch + rp * T::a_rows_per_pass, a_src + rp * a_pass_stride + base + cp * 8,
+                      col_in && (a_rows_in >> rp & 1));
         }
         float *b_stage = smem + T::stages * T::a_floats + stage * T::b_floats;
         if constexpr (T::b_fixed) {
@@ -293,13 +293,13 @@ __device__ __forceinline__ void tile_product(float *smem, const float *__restric
             } else {
 #pragma unroll
                 for (int pass = 0; pass < T::b_scalar_passes; ++pass) {
-                    const int e = pass * T::threads;  // element offset of this pass in the slice
+                    const int e = pass * T::threads; // element offset of this pass in the slice
                     const int row = e / T::cols, col = e % T::cols;
                     copy4(b_dst + row * T::cols + col, b_row + static_cast<size_t>(row) * K + col,
                           k0 + b_k + col < K && base + b_n + row < n1);
                 }
             }
-        } else {  // element e of the slice (a float4 or a float), e = pass·threads + t
+        } else { // element e of the slice (a float4 or a float), e = pass·threads + t
             const float *b_slice = B + static_cast<size_t>(base) * K + k0;
             if (b_vec) {
 #pragma unroll
@@ -339,7 +339,7 @@ __device__ __forceinline__ void tile_product(float *smem, const float *__restric
 #pragma unroll
     for (int s = 0; s < T::stages - 1; ++s) {
         if (s < slices) load_slice(s, n0 + s * T::depth);
-        commit();  // empty groups too: slice s is always group s
+        commit(); // empty groups too: slice s is always group s
     }
     wait_until_pending<T::stages - 2>();
     __syncthreads();
@@ -350,13 +350,13 @@ __device__ __forceinline__ void tile_product(float *smem, const float *__restric
     for (int s = 0; s < slices; ++s) {
 #pragma unroll
         for (int p = 0; p < T::depth; ++p) {
-            if (p == T::depth - 1) {  // slice s+1 must have landed, and everyone be done with slice s−1's buffer
+            if (p == T::depth - 1) { // slice s+1 must have landed, and everyone be done with slice s−1's buffer
                 wait_until_pending<T::stages - 2>();
                 __syncthreads();
                 read_stage = read_stage + 1 == T::stages ? 0 : read_stage + 1;
             }
             load_fragments((p + 1) % 2, read_stage, (p + 1) % T::depth);
-            if (p == 0) {  // the slice stages−1 ahead, into the buffer everyone left at the barrier
+            if (p == 0) { // the slice stages−1 ahead, into the buffer everyone left at the barrier
                 const int ahead = s + T::stages - 1;
                 if (ahead < slices) load_slice(write_stage, n0 + ahead * T::depth);
                 commit();
@@ -373,7 +373,7 @@ __device__ __forceinline__ void tile_product(float *smem, const float *__restric
         }
     }
 
-    if constexpr (mode == plain) {  // rung 9's epilogue
+    if constexpr (mode == plain) { // rung 9's epilogue
         const bool c_aligned = b_vec && reinterpret_cast<uintptr_t>(out) % 16 == 0;
 #pragma unroll
         for (int i = 0; i < T::frag_m; ++i) {
@@ -406,10 +406,9 @@ __device__ __forceinline__ void tile_product(float *smem, const float *__restric
 // others. A tile one block covers whole is written to C; a piece of a tile (only the first
 // and the last of a block's can be one) goes to the workspace, slot 2b (first) or 2b + 1
 // (last), rows × cols floats, for add_pieces to sum in block order.
-template <class T, bool b_vec, int mode>
-__global__ void __launch_bounds__(T::threads, T::min_blocks)
-    split_gemm(const float *__restrict__ A, const float *__restrict__ B, float *__restrict__ C,
-               float *__restrict__ ws, int M, int N, int K, int chunk, int group_rows, int per) {
+template <class T, bool b_vec, int mode> __global__ void __launch_bounds__(T::threads, T::min_blocks)
+    split_gemm(const float *__restrict__ A, const float *__restrict__ B, float *__restrict__ C, float *__restrict__ ws,
+               int M, int N, int K, int chunk, int group_rows, int per) {
     extern __shared__ __align__(16) float smem[];
     const int tiles_m = (M + T::rows - 1) / T::rows, tiles_k = (K + T::cols - 1) / T::cols;
     int tile_m, tile_k;
@@ -424,7 +423,7 @@ __global__ void __launch_bounds__(T::threads, T::min_blocks)
         tile_product<T, b_vec, split_k>(smem, A, B, out + static_cast<size_t>(m0) * K + k0, K, M, N, K, m0, k0,
                                         split * chunk, min(N, split * chunk + chunk));
     } else {
-        const int spt = (N + T::depth - 1) / T::depth;  // slices per tile
+        const int spt = (N + T::depth - 1) / T::depth; // slices per tile
         const long long total = static_cast<long long>(tiles_m) * tiles_k * spt;
         const long long begin = static_cast<long long>(blockIdx.x) * per, end = min(total, begin + per);
         const int first_tile = static_cast<int>(begin / spt);
@@ -441,7 +440,7 @@ __global__ void __launch_bounds__(T::threads, T::min_blocks)
                 const size_t slot = 2 * static_cast<size_t>(blockIdx.x) + (tile != first_tile);
                 out = ws + slot * (T::rows * T::cols), ld = T::cols;
             }
-            __syncthreads();  // everyone is done with the shared memory of the piece before
+            __syncthreads(); // everyone is done with the shared memory of the piece before
             tile_product<T, b_vec, stream_k>(smem, A, B, out, ld, M, N, K, m0, k0, s0 * T::depth,
                                              min(N, s1 * T::depth));
             asm volatile("cp.async.wait_all;\n" ::: "memory");
@@ -452,15 +451,14 @@ __global__ void __launch_bounds__(T::threads, T::min_blocks)
 
 // stream_k's second pass: every tile that several blocks share is the sum of their pieces,
 // in block order. Grid: tiles × parts of a tile; float4s along rows (cols is a multiple of 4).
-template <class T>
-__global__ void add_pieces(float *__restrict__ C, const float *__restrict__ ws, int M, int N, int K, int group_rows,
-                           int per) {
+template <class T> __global__ void add_pieces(float *__restrict__ C, const float *__restrict__ ws, int M, int N, int K,
+                                              int group_rows, int per) {
     const int tiles_m = (M + T::rows - 1) / T::rows, tiles_k = (K + T::cols - 1) / T::cols;
     const int spt = (N + T::depth - 1) / T::depth;
     const int tile = blockIdx.x;
     const long long u0 = static_cast<long long>(tile) * spt, u1 = u0 + spt - 1;
     const int b_first = static_cast<int>(u0 / per), b_last = static_cast<int>(u1 / per);
-    if (b_first == b_last) return;  // one block had the whole tile and wrote C
+    if (b_first == b_last) return; // one block had the whole tile and wrote C
     int tile_m, tile_k;
     grouped_tile(tile, tiles_m, tiles_k, group_rows, tile_m, tile_k);
     const int m0 = tile_m * T::rows, k0 = tile_k * T::cols;
@@ -488,11 +486,10 @@ __global__ void add_pieces(float *__restrict__ C, const float *__restrict__ ws, 
 }
 
 // C += partials[0] + partials[1] + … in that order (parts arrays of n floats each).
-__global__ void add_partials(float *__restrict__ C, const float *__restrict__ partials, size_t n, int parts,
-                             bool vec) {
+__global__ void add_partials(float *__restrict__ C, const float *__restrict__ partials, size_t n, int parts, bool vec) {
     const size_t stride = static_cast<size_t>(gridDim.x) * blockDim.x;
     const size_t first = static_cast<size_t>(blockIdx.x) * blockDim.x + threadIdx.x;
-    if (vec) {  // n % 4 == 0 and C 16-byte aligned: every part starts aligned too
+    if (vec) { // n % 4 == 0 and C 16-byte aligned: every part starts aligned too
         float4 *c4 = reinterpret_cast<float4 *>(C);
         const float4 *p4 = reinterpret_cast<const float4 *>(partials);
         const size_t n4 = n / 4;
@@ -524,7 +521,7 @@ using Candidates = std::tuple<Tiling<128, 256, 16, 64, 64, 4, 2, 1>, Tiling<64, 
 constexpr int group_rows = 8;
 constexpr int max_splits = 64;
 constexpr size_t max_workspace_bytes = size_t(512) << 20;
-constexpr double rate_100 = 48e12;  // FLOP/s of the best tiling with every SM busy (rung 9: 47.5–48.7)
+constexpr double rate_100 = 48e12; // FLOP/s of the best tiling with every SM busy (rung 9: 47.5–48.7)
 constexpr double bandwidth = 2.5e12, launch_seconds = 4e-6;
 constexpr double stream_k_penalty = 1.15;
 
@@ -538,7 +535,7 @@ struct Problem {
 
 struct Plan {
     double seconds = 1e300;
-    int tiling = 0, mode = plain, splits = 1, chunk = 0;  // split_k: splits of chunk each
+    int tiling = 0, mode = plain, splits = 1, chunk = 0; // split_k: splits of chunk each
     int blocks = 0, per = 0;                             // stream_k: blocks of per slices
     size_t workspace_floats = 0;
 };
@@ -551,7 +548,7 @@ template <class T, int mode> auto kernel_for(bool b_vec) {
 }
 
 template <class T> int blocks_per_sm(const Problem &p) {
-    static int cache[2] = {-1, -1};  // by b_vec; every mode's kernel gets the shared-memory attribute
+    static int cache[2] = {-1, -1}; // by b_vec; every mode's kernel gets the shared-memory attribute
     int &per_sm = cache[p.b_vec];
     if (per_sm >= 0) return per_sm;
     cudaFuncSetAttribute(kernel_for<T, plain>(p.b_vec), cudaFuncAttributeMaxDynamicSharedMemorySize, T::smem_bytes);
@@ -586,12 +583,12 @@ template <class T> struct Model {
     }
 };
 
-template <class T> Plan split_plan(const Problem &p, int index, int s) {  // plain when s = 1
+template <class T> Plan split_plan(const Problem &p, int index, int s) { // plain when s = 1
     const Model<T> m(p);
     Plan plan;
     const int chunk = ((p.N + s - 1) / s + T::depth - 1) / T::depth * T::depth;
     const int splits = (p.N + chunk - 1) / chunk;
-    if (!m.ok || splits != s) return plan;  // s = splits is the same split
+    if (!m.ok || splits != s) return plan; // s = splits is the same split
     if (s > 1 && (chunk < 128 || (s - 1) * m.mk * 4 > max_workspace_bytes)) return plan;
     const double waves = static_cast<double>(static_cast<long long>((m.tiles * s + m.slots - 1) / m.slots));
     double seconds = waves * 2.0 * T::rows * T::cols * (chunk + 32.0) / m.slot_rate;
@@ -615,8 +612,9 @@ template <class T> Plan stream_plan(const Problem &p, int index) {
     if (ws_floats * 4 > max_workspace_bytes) return plan;
     const double pieces = static_cast<double>((per + spt - 1) / spt + 1);
     const double slice_seconds = 2.0 * T::rows * T::cols * T::depth / m.slot_rate;
-    plan.seconds = ((per + 2.0 * pieces) * slice_seconds + 2.0 * ws_floats * 4 / bandwidth +
-                    m.mk * 4 / bandwidth + launch_seconds) * stream_k_penalty;
+    plan.seconds = ((per + 2.0 * pieces) * slice_seconds + 2.0 * ws_floats * 4 / bandwidth + m.mk * 4 / bandwidth +
+                    launch_seconds) *
+                   stream_k_penalty;
     plan.tiling = index, plan.mode = stream_k, plan.chunk = p.N;
     plan.blocks = blocks, plan.per = static_cast<int>(per);
     plan.workspace_floats = ws_floats;
@@ -659,7 +657,8 @@ template <class T> void launch(const Problem &p, const Plan &plan, float *ws) {
     const unsigned tiles = static_cast<unsigned>((p.M + T::rows - 1) / T::rows) * ((p.K + T::cols - 1) / T::cols);
     if (plan.mode == plain) {
         if constexpr (T::b_fixed)
-            kernel_for<T, plain>(p.b_vec)<<<tiles, T::threads, T::smem_bytes>>>(p.A, p.B, p.C, p.M, p.N, p.K, group_rows);
+            kernel_for<T, plain>(p.b_vec)<<<tiles, T::threads, T::smem_bytes>>>(p.A, p.B, p.C, p.M, p.N, p.K,
+                                                                                group_rows);
         else
             kernel_for<T, plain>(p.b_vec)<<<tiles, T::threads, T::smem_bytes>>>(p.A, p.B, p.C, ws, p.M, p.N, p.K, p.N,
                                                                                 group_rows, 0);
@@ -669,11 +668,12 @@ template <class T> void launch(const Problem &p, const Plan &plan, float *ws) {
         const size_t n = static_cast<size_t>(p.M) * p.K;
         const bool vec = n % 4 == 0 && reinterpret_cast<uintptr_t>(p.C) % 16 == 0;
         const size_t work = vec ? n / 4 : n;
-        const unsigned blocks = static_cast<unsigned>(std::min<size_t>((work + 255) / 256, static_cast<size_t>(p.sms) * 8));
+        const unsigned blocks =
+            static_cast<unsigned>(std::min<size_t>((work + 255) / 256, static_cast<size_t>(p.sms) * 8));
         add_partials<<<blocks, 256>>>(p.C, ws, n, plan.splits - 1, vec);
     } else {
-        kernel_for<T, stream_k>(p.b_vec)<<<plan.blocks, T::threads, T::smem_bytes>>>(
-            p.A, p.B, p.C, ws, p.M, p.N, p.K, p.N, group_rows, plan.per);
+        kernel_for<T, stream_k>(p.b_vec)<<<plan.blocks, T::threads, T::smem_bytes>>>(p.A, p.B, p.C, ws, p.M, p.N, p.K,
+                                                                                     p.N, group_rows, plan.per);
         // parts of a tile per block of the second pass: enough blocks to fill the SMs
         const int parts = std::max(1, std::min(T::rows * T::cols / 1024, static_cast<int>(4 * p.sms / tiles)));
         add_pieces<T><<<dim3(tiles, parts), 256>>>(p.C, ws, p.M, p.N, p.K, group_rows, plan.per);
@@ -698,7 +698,7 @@ extern "C" void solve(const float *A, const float *B, float *C, int M, int N, in
     p.sms = sms;
     auto *candidates = static_cast<Candidates *>(nullptr);
     Plan plan = choose(p, candidates);
-#ifdef TUNE_PLAN_ENV  // scripts/ladder-bench experiments only: SPLITK_PLAN="tiling,splits" (splits 0: stream_k)
+#ifdef TUNE_PLAN_ENV // scripts/ladder-bench experiments only: SPLITK_PLAN="tiling,splits" (splits 0: stream_k)
     if (const char *forced = getenv("SPLITK_PLAN")) {
         int tiling = 0, splits = 1;
         if (sscanf(forced, "%d,%d", &tiling, &splits) == 2 && splits >= 0) {
@@ -709,15 +709,17 @@ extern "C" void solve(const float *A, const float *B, float *C, int M, int N, in
                 if (i++ == tiling) f = splits == 0 ? stream_plan<T>(p, tiling) : split_plan<T>(p, tiling, splits);
             };
             std::apply([&](auto... ts) { (pick(ts), ...); }, Candidates{});
-            if (f.seconds < 1e300) plan = f;
-            else fprintf(stderr, "SPLITK_PLAN %s: no such plan\n", forced);
+            if (f.seconds < 1e300)
+                plan = f;
+            else
+                fprintf(stderr, "SPLITK_PLAN %s: no such plan\n", forced);
         }
     }
 #endif
     float *ws = nullptr;
     if (plan.mode != plain) {
         ws = workspace(plan.workspace_floats * sizeof(float));
-        if (!ws) plan.mode = plain, plan.splits = 1, plan.chunk = N;  // no memory for the workspace
+        if (!ws) plan.mode = plain, plan.splits = 1, plan.chunk = N; // no memory for the workspace
     }
     launch_plan(p, plan, ws, candidates);
     cudaDeviceSynchronize();

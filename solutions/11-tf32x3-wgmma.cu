@@ -1,4 +1,5 @@
-// Rung 11 — tf32x3_wgmma: FP32-accurate GEMM on the tensor cores, 3×TF32 split (big·big + big·small + small·big) by wgmma and TMA.
+// Rung 11 — tf32x3_wgmma: FP32-accurate GEMM on the tensor cores, 3×TF32 split (big·big + big·small + small·big) by
+// wgmma and TMA.
 //
 // Technique: each FP32 input x is split as big = rna_tf32(x) (cvt.rna.tf32.f32), small =
 // rna_tf32(x − big); C = small·big + big·small + big·big on the tensor cores (the small·small
@@ -20,7 +21,7 @@
 //  3. Split-K when the tiles fill at most half the SMs (512×32768×512: 16 tiles × 8 splits of
 //     4096): each split writes a workspace slice, sum_splits adds them in split order.
 //  N ≤ 16 runs an FFMA kernel (one C element a thread, FP32 FMAs in N order): the split fails
-//  the elementwise bound at N ≤ 3 (issue 14), and at small N the product is memory-bound anyway.
+//  the elementwise bound at N ≤ 3, and at small N the product is memory-bound anyway.
 // Changed from rung 10 (10-split-k-shapes.cu, FFMA): the whole inner product moves to the tensor
 // cores; the FFMA path remains only for N ≤ 16 (and if no workspace can be allocated).
 // Measured on an NVIDIA H200 (scripts/ladder_bench, one process, cuBLAS SGEMM pedantic
@@ -43,17 +44,17 @@
 
 namespace {
 
-constexpr int BM = 128, BN = 128, BK = 32;  // C tile: BM rows of M × BN columns of K; slab of BK along N
-constexpr int STAGES = 3;                   // TMA → wgmma pipeline depth
-#ifndef TF32_CHUNK_SLABS  // scripts/ladder-bench experiments only (accuracy of longer tensor-core chains)
+constexpr int BM = 128, BN = 128, BK = 32; // C tile: BM rows of M × BN columns of K; slab of BK along N
+constexpr int STAGES = 3;                  // TMA → wgmma pipeline depth
+#ifndef TF32_CHUNK_SLABS // scripts/ladder-bench experiments only (accuracy of longer tensor-core chains)
 #define TF32_CHUNK_SLABS 8
 #endif
-constexpr int CHUNK_SLABS = TF32_CHUNK_SLABS;  // 8 slabs = 256 of N into a fresh accumulator, then one rounded add
-constexpr int TILE_BYTES = BM * BK * 4;     // one 128-row × 128-byte operand tile (16 KB)
-constexpr int STAGE_BYTES = 4 * TILE_BYTES; // A big, A small, Bᵀ big, Bᵀ small
-constexpr int SMEM_BYTES = STAGES * STAGE_BYTES + 1024 + 64;  // + alignment slack + barriers
-constexpr int SMALL_N = 16;                 // N ≤ SMALL_N: the FFMA kernel (the split fails the bound at N ≤ 3)
-constexpr int GROUP_M = 8;                  // tile rows per raster group (L2 reuse)
+constexpr int CHUNK_SLABS = TF32_CHUNK_SLABS; // 8 slabs = 256 of N into a fresh accumulator, then one rounded add
+constexpr int TILE_BYTES = BM * BK * 4;       // one 128-row × 128-byte operand tile (16 KB)
+constexpr int STAGE_BYTES = 4 * TILE_BYTES;   // A big, A small, Bᵀ big, Bᵀ small
+constexpr int SMEM_BYTES = STAGES * STAGE_BYTES + 1024 + 64; // + alignment slack + barriers
+constexpr int SMALL_N = 16; // N ≤ SMALL_N: the FFMA kernel (the split fails the bound at N ≤ 3)
+constexpr int GROUP_M = 8;  // tile rows per raster group (L2 reuse)
 
 __device__ __forceinline__ uint32_t smem_u32(const void *p) {
     return static_cast<uint32_t>(__cvta_generic_to_shared(p));
@@ -69,19 +70,19 @@ __device__ __forceinline__ void mbar_arrive(uint32_t bar) {
     asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0];\n" ::"r"(bar) : "memory");
 }
 __device__ __forceinline__ void mbar_wait(uint32_t bar, uint32_t parity) {
-    asm volatile(
-        "{\n.reg .pred P1;\n"
-        "LAB_WAIT:\n"
-        "mbarrier.try_wait.parity.shared::cta.b64 P1, [%0], %1;\n"
-        "@P1 bra DONE;\n"
-        "bra LAB_WAIT;\n"
-        "DONE:\n}\n" ::"r"(bar),
-        "r"(parity)
-        : "memory");
+    asm volatile("{\n.reg .pred P1;\n"
+                 "LAB_WAIT:\n"
+                 "mbarrier.try_wait.parity.shared::cta.b64 P1, [%0], %1;\n"
+                 "@P1 bra DONE;\n"
+                 "bra LAB_WAIT;\n"
+                 "DONE:\n}\n" ::"r"(bar),
+                 "r"(parity)
+                 : "memory");
 }
 __device__ __forceinline__ void tma_load_2d(uint32_t dst, const CUtensorMap *map, uint32_t bar, int c0, int c1) {
     asm volatile(
-        "cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1, {%3, %4}], [%2];\n" ::"r"(dst),
+        "cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1, {%3, %4}], [%2];\n" ::
+            "r"(dst),
         "l"(reinterpret_cast<uint64_t>(map)), "r"(bar), "r"(c0), "r"(c1)
         : "memory");
 }
@@ -103,12 +104,22 @@ __device__ __forceinline__ void fence_operands(float (&d)[64]) {
 }
 
 __device__ __forceinline__ void wgmma_m64n128k8(float (&d)[64], uint64_t desc_a, uint64_t desc_b, int scale_d) {
-    asm volatile(
-        "{\n.reg .pred p;\nsetp.ne.b32 p, %66, 0;\n"
-        "wgmma.mma_async.sync.aligned.m64n128k8.f32.tf32.tf32 "
-        "{%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, %16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, %32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47, %48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, %59, %60, %61, %62, %63}, %64, %65, p, 1, 1;\n}\n"
-        : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]), "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]), "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]), "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]), "+f"(d[30]), "+f"(d[31]), "+f"(d[32]), "+f"(d[33]), "+f"(d[34]), "+f"(d[35]), "+f"(d[36]), "+f"(d[37]), "+f"(d[38]), "+f"(d[39]), "+f"(d[40]), "+f"(d[41]), "+f"(d[42]), "+f"(d[43]), "+f"(d[44]), "+f"(d[45]), "+f"(d[46]), "+f"(d[47]), "+f"(d[48]), "+f"(d[49]), "+f"(d[50]), "+f"(d[51]), "+f"(d[52]), "+f"(d[53]), "+f"(d[54]), "+f"(d[55]), "+f"(d[56]), "+f"(d[57]), "+f"(d[58]), "+f"(d[59]), "+f"(d[60]), "+f"(d[61]), "+f"(d[62]), "+f"(d[63])
-        : "l"(desc_a), "l"(desc_b), "r"(scale_d));
+    asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %66, 0;\n"
+                 "wgmma.mma_async.sync.aligned.m64n128k8.f32.tf32.tf32 "
+                 "{%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, %16, %17, %18, %19, %20, %21, "
+                 "%22, %23, %24, %25, %26, %27, %28, %29, %30, %31, %32, %33, %34, %35, %36, %37, %38, %39, %40, %41, "
+                 "%42, %43, %44, %45, %46, %47, %48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, %59, %60, %61, "
+                 "%62, %63}, %64, %65, p, 1, 1;\n}\n"
+                 : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]),
+                   "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]),
+                   "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]),
+                   "+f"(d[23]), "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]),
+                   "+f"(d[30]), "+f"(d[31]), "+f"(d[32]), "+f"(d[33]), "+f"(d[34]), "+f"(d[35]), "+f"(d[36]),
+                   "+f"(d[37]), "+f"(d[38]), "+f"(d[39]), "+f"(d[40]), "+f"(d[41]), "+f"(d[42]), "+f"(d[43]),
+                   "+f"(d[44]), "+f"(d[45]), "+f"(d[46]), "+f"(d[47]), "+f"(d[48]), "+f"(d[49]), "+f"(d[50]),
+                   "+f"(d[51]), "+f"(d[52]), "+f"(d[53]), "+f"(d[54]), "+f"(d[55]), "+f"(d[56]), "+f"(d[57]),
+                   "+f"(d[58]), "+f"(d[59]), "+f"(d[60]), "+f"(d[61]), "+f"(d[62]), "+f"(d[63])
+                 : "l"(desc_a), "l"(desc_b), "r"(scale_d));
 }
 
 __device__ __forceinline__ float tf32_rna(float x) {
@@ -152,7 +163,7 @@ __global__ void split_a(const float *__restrict__ A, float *__restrict__ hi, flo
 __global__ void split_bt(const float *__restrict__ B, float *__restrict__ hi, float *__restrict__ lo, int N, int K,
                          int ld) {
     __shared__ float t[32][33];
-    const int tx = threadIdx.x, ty = threadIdx.y;  // 32 × 8
+    const int tx = threadIdx.x, ty = threadIdx.y; // 32 × 8
     for (int nb = blockIdx.y; nb * 32 < N; nb += gridDim.y)
         for (int kb = blockIdx.x; kb * 32 < K; kb += gridDim.x) {
             const int n0 = nb * 32, k0 = kb * 32;
@@ -182,7 +193,7 @@ __global__ void __launch_bounds__(384, 1)
                 int M, int K, int slabs_total, int slabs_per_split, int tiles_m, int tiles_k, size_t split_stride) {
     extern __shared__ unsigned char smem_raw[];
     const uint32_t raw = smem_u32(smem_raw);
-    const uint32_t base = (raw + 1023) & ~1023u;  // 128-byte swizzle: tiles 1024-byte aligned
+    const uint32_t base = (raw + 1023) & ~1023u; // 128-byte swizzle: tiles 1024-byte aligned
     const uint32_t bars = base + STAGES * STAGE_BYTES;
     auto full = [&](int s) { return bars + 8 * s; };
     auto empty = [&](int s) { return bars + 8 * (STAGES + s); };
@@ -232,21 +243,21 @@ __global__ void __launch_bounds__(384, 1)
                 mbar_wait(full(s), (i / STAGES) & 1);
                 const uint32_t ah = base + s * STAGE_BYTES + cw * 64 * 128, al = ah + TILE_BYTES;
                 const uint32_t bh = base + s * STAGE_BYTES + 2 * TILE_BYTES, bl = bh + TILE_BYTES;
-                const int keep = i != chunk_begin;  // 0: the chunk's first product overwrites the accumulator
+                const int keep = i != chunk_begin; // 0: the chunk's first product overwrites the accumulator
                 fence_operands(acc);
                 wgmma_fence();
 #pragma unroll
-                for (int kk = 0; kk < BK / 8; ++kk) {  // small terms first, then big·big
+                for (int kk = 0; kk < BK / 8; ++kk) { // small terms first, then big·big
                     wgmma_m64n128k8(acc, smem_desc(al + 32 * kk), smem_desc(bh + 32 * kk), kk == 0 ? keep : 1);
                     wgmma_m64n128k8(acc, smem_desc(ah + 32 * kk), smem_desc(bl + 32 * kk), 1);
                     wgmma_m64n128k8(acc, smem_desc(ah + 32 * kk), smem_desc(bh + 32 * kk), 1);
                 }
                 wgmma_commit();
-                wgmma_wait<1>();  // the previous slab's products are done: its stage goes back to the loader
+                wgmma_wait<1>(); // the previous slab's products are done: its stage goes back to the loader
                 fence_operands(acc);
                 if (tid == 0 && i != chunk_begin) mbar_arrive(empty((i - 1) % STAGES));
             }
-            wgmma_wait<0>();  // chunk done: round it into the FP32 total
+            wgmma_wait<0>(); // chunk done: round it into the FP32 total
             fence_operands(acc);
             if (tid == 0) mbar_arrive(empty((chunk_end - 1) % STAGES));
 #pragma unroll
@@ -302,7 +313,8 @@ PFN_cuTensorMapEncodeTiled_v12000 encode_tiled() {
     if (!fn) {
         void *p = nullptr;
         cudaDriverEntryPointQueryResult q;
-        if (cudaGetDriverEntryPointByVersion("cuTensorMapEncodeTiled", &p, 12000, cudaEnableDefault, &q) == cudaSuccess &&
+        if (cudaGetDriverEntryPointByVersion("cuTensorMapEncodeTiled", &p, 12000, cudaEnableDefault, &q) ==
+                cudaSuccess &&
             q == cudaDriverEntryPointSuccess)
             fn = reinterpret_cast<PFN_cuTensorMapEncodeTiled_v12000>(p);
     }
@@ -315,12 +327,12 @@ bool make_map(CUtensorMap *map, float *base, int rows, int cols, int ld) {
     const cuuint64_t strides[1] = {static_cast<cuuint64_t>(ld) * sizeof(float)};
     const cuuint32_t box[2] = {BK, BM}, elem[2] = {1, 1};
     auto fn = encode_tiled();
-    return fn && fn(map, CU_TENSOR_MAP_DATA_TYPE_FLOAT32, 2, base, dims, strides, box, elem, CU_TENSOR_MAP_INTERLEAVE_NONE,
-                    CU_TENSOR_MAP_SWIZZLE_128B, CU_TENSOR_MAP_L2_PROMOTION_L2_256B,
+    return fn && fn(map, CU_TENSOR_MAP_DATA_TYPE_FLOAT32, 2, base, dims, strides, box, elem,
+                    CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_128B, CU_TENSOR_MAP_L2_PROMOTION_L2_256B,
                     CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE) == CUDA_SUCCESS;
 }
 
-float *workspace(size_t bytes) {  // grown when a larger one is needed, kept across calls
+float *workspace(size_t bytes) { // grown when a larger one is needed, kept across calls
     static float *ws = nullptr;
     static size_t have = 0;
     if (bytes <= have) return ws;
@@ -378,7 +390,7 @@ extern "C" void solve(const float *A, const float *B, float *C, int M, int N, in
     float *ah = ws, *al = ws + a_n, *bh = ws + 2 * a_n, *bl = bh + b_n, *parts = bl + b_n;
     if (!ws || !make_map(&maps[0], ah, M, N, ld) || !make_map(&maps[1], al, M, N, ld) ||
         !make_map(&maps[2], bh, K, N, ld) || !make_map(&maps[3], bl, K, N, ld)) {
-        run_small(A, B, C, M, N, K);  // no workspace or no tensor maps: slow but correct
+        run_small(A, B, C, M, N, K); // no workspace or no tensor maps: slow but correct
         cudaDeviceSynchronize();
         return;
     }
@@ -387,8 +399,8 @@ extern "C" void solve(const float *A, const float *B, float *C, int M, int N, in
     const dim3 tgrid(std::min((K + 31) / 32, 1 << 20), std::min((N + 31) / 32, 65535));
     split_bt<<<tgrid, dim3(32, 8)>>>(B, bh, bl, N, K, ld);
     const dim3 grid(tiles, splits);
-    tf32x3_gemm<<<grid, 384, SMEM_BYTES>>>(maps[0], maps[1], maps[2], maps[3], splits > 1 ? parts : C, M, K, slabs,
-                                           per, tiles_m, tiles_k, splits > 1 ? c_n : 0);
+    tf32x3_gemm<<<grid, 384, SMEM_BYTES>>>(maps[0], maps[1], maps[2], maps[3], splits > 1 ? parts : C, M, K, slabs, per,
+                                           tiles_m, tiles_k, splits > 1 ? c_n : 0);
     if (splits > 1) sum_splits<<<sms * 8, 256>>>(parts, C, c_n, splits);
     cudaDeviceSynchronize();
 }

@@ -82,9 +82,8 @@ void print_batch_table(std::ostream &out, const BatchResult &result) {
     int place = 0;
     for (const auto &row : result.rows) {
         ++worst_counts[row.worst];
-        std::string line = padded(std::to_string(++place), place_width) +
-                           padded(name_of(row), name_width) + padded(row.worst, 6) +
-                           padded(counts_text(row), counts_width);
+        std::string line = padded(std::to_string(++place), place_width) + padded(name_of(row), name_width) +
+                           padded(row.worst, 6) + padded(counts_text(row), counts_width);
         if (scored) line += padded(row.score ? fixed(*row.score, 3) : "—", 6);
         out << line << padded(duration(row.wall_s), 10) << escape_for_terminal(row.gpu) << "\n";
     }

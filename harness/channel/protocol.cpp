@@ -204,10 +204,9 @@ FailedTimedCall timed_call_from(const json &j) {
     return f;
 }
 
-constexpr std::pair<RefereeWork, const char *> referee_endings[] = {
-    {RefereeWork::Completed, "completed"},
-    {RefereeWork::SolutionFailed, "solution_failed"},
-    {RefereeWork::RefereeFailed, "judge_failed"}};
+constexpr std::pair<RefereeWork, const char *> referee_endings[] = {{RefereeWork::Completed, "completed"},
+                                                                    {RefereeWork::SolutionFailed, "solution_failed"},
+                                                                    {RefereeWork::RefereeFailed, "judge_failed"}};
 
 json facts_json(const RefereeFacts &f) {
     const char *ending = "judge_failed";

@@ -5,10 +5,10 @@
 // runner's).
 #pragma once
 
-#include "verification/case_result.hpp"
-#include "verification/check.hpp"
 #include "measurement/sampling.hpp"
 #include "testcases/testcase.hpp"
+#include "verification/case_result.hpp"
+#include "verification/check.hpp"
 
 #include <nlohmann/json.hpp>
 
@@ -46,8 +46,7 @@ CaseResult result_for(const TestCase &tc, Verdict verdict, std::string detail);
 // user reads is written elsewhere, key by key (command_line/reporters/report_json.hpp).
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(DeviceInfo, present, error, name, cc_major, cc_minor, sm_count,
                                                 l2_bytes, memory_bytes, driver_version, cuda_driver_version,
-                                                cuda_runtime_version, sm_clock_mhz, sm_clock_max_mhz,
-                                                memory_clock_mhz)
+                                                cuda_runtime_version, sm_clock_mhz, sm_clock_max_mhz, memory_clock_mhz)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(CallClock, total_ms, hand_out_ms, runner_turn_ms, snapshot_ms)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(StandInCost, kind, median_ms, spread_ms, samples, capped)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(TimingSummary, samples, median_ms, min_ms, max_ms, q1_ms, q3_ms)
@@ -57,8 +56,8 @@ void from_json(const nlohmann::json &j, EmptyCall &e);
 void to_json(nlohmann::json &j, const TimedRun &t);
 void from_json(const nlohmann::json &j, TimedRun &t);
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(PhaseTimes, generate, reference, solve, verify, timing, baseline)
-NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(Verification, calls, full_checks, projected_checks,
-                                                projection_vectors, sampled_elements)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(Verification, calls, full_checks, projected_checks, projection_vectors,
+                                                sampled_elements)
 
 void to_json(nlohmann::json &j, const CaseRequest &r);
 void from_json(const nlohmann::json &j, CaseRequest &r);

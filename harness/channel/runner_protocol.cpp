@@ -3,8 +3,8 @@
 #include <chrono>
 #include <cmath>
 #include <csignal>
-#include <stdexcept>
 #include <poll.h>
+#include <stdexcept>
 #include <unistd.h>
 
 namespace gemm {
@@ -34,8 +34,13 @@ RunnerWork parse_work(const std::string &name) {
 } // namespace
 
 void to_json(json &j, const CallOrder &o) {
-    j = json{{"M", o.M},         {"N", o.N},         {"K", o.K},           {"a", o.a_offset},
-             {"b", o.b_offset}, {"c", o.c_offset}, {"work", work_name(o.work)}};
+    j = json{{"M", o.M},
+             {"N", o.N},
+             {"K", o.K},
+             {"a", o.a_offset},
+             {"b", o.b_offset},
+             {"c", o.c_offset},
+             {"work", work_name(o.work)}};
     if (o.work == RunnerWork::StandIn) {
         j["stand_in_ns"] = o.stand_in_ns;
         j["stand_in_kind"] = stand_in_kind_name(o.stand_in_kind);

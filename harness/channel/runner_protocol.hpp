@@ -35,7 +35,7 @@ struct CallOrder {
     int M = 0, N = 0, K = 0;
     std::size_t a_offset = 0, b_offset = 0, c_offset = 0;
     RunnerWork work = RunnerWork::Solve;
-    unsigned long long stand_in_ns = 0; // StandIn: how long its kernel keeps the SMs busy
+    unsigned long long stand_in_ns = 0;             // StandIn: how long its kernel keeps the SMs busy
     StandInKind stand_in_kind = StandInKind::Light; // StandIn: what its kernel does meanwhile
 };
 
@@ -60,7 +60,7 @@ struct RunnerReply {
         Violation, // it said something that is not the protocol's answer
     };
     Kind kind = Kind::Lost;
-    std::string why;        // Failed, Violation: in words
+    std::string why;         // Failed, Violation: in words
     std::string solve_error; // the hello's
     // "returned"'s own_ms: the runner's CUDA events around the call, as it tells them.
     // A cross-check the referee reports; a runner that lies about it changes no time.

@@ -3,8 +3,8 @@
 
 #include <cerrno>
 #include <chrono>
-#include <poll.h>
 #include <cstring>
+#include <poll.h>
 #include <stdexcept>
 #include <sys/socket.h>
 #include <unistd.h>

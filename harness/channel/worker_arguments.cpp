@@ -27,7 +27,8 @@ std::variant<RefereeArguments, int> read_referee_arguments(int argc, char **argv
     app.add_option("--channel-out", a.out_fd, "file descriptor for the judge");
     app.add_option("--runner", a.runner_fd, "socket to the solution's runner");
     app.add_option("--baseline", a.baseline_fd, "socket to the baseline runner");
-    app.add_option("--spare-runners", a.spare_runner_fds, "sockets for the solution's runners that replace a failed one")
+    app.add_option("--spare-runners", a.spare_runner_fds,
+                   "sockets for the solution's runners that replace a failed one")
         ->delimiter(',');
     return parsed(app, argc, argv, a);
 }

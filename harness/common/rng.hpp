@@ -24,8 +24,8 @@ GEMM_HOST_DEVICE inline std::uint64_t splitmix64_mix(std::uint64_t z) {
 }
 
 // The distributions' constants (testcases/README.md).
-constexpr int normal_draws = 12;             // Irwin–Hall: the sum of 12 uniforms minus 6
-constexpr int mixed_min_exponent = -10;      // 2⁻¹⁰ … 2¹⁰, about 1e−3 … 1e3
+constexpr int normal_draws = 12;        // Irwin–Hall: the sum of 12 uniforms minus 6
+constexpr int mixed_min_exponent = -10; // 2⁻¹⁰ … 2¹⁰, about 1e−3 … 1e3
 constexpr int mixed_exponents = 21;
 constexpr double zero_line_fraction = 0.125; // sparse: rows and columns that are entirely zero
 

@@ -1,13 +1,13 @@
 #include "judging/supervisor.hpp"
 #include "channel/judge_channel.hpp"
 #include "channel/protocol.hpp"
-#include "verification/plausibility.hpp"
 #include "judging/os/process.hpp"
 #include "judging/os/runner_scratch.hpp"
-#include "verification/case_verdict.hpp"
 #include "runner/confinement.hpp"
 #include "sandbox/attempt_monitor.hpp"
 #include "sandbox/fd_passing.hpp"
+#include "verification/case_verdict.hpp"
+#include "verification/plausibility.hpp"
 
 #include <algorithm>
 #include <cerrno>
@@ -239,9 +239,8 @@ bool Supervisor::spawn_runner(int runner_end) {
     scratch_ = std::make_unique<RunnerScratch>(options_.library);
     ChildSpec runner;
     runner.argv = options_.runner_prefix;
-    runner.argv.insert(runner.argv.end(),
-                       {options_.runner, "--referee=" + std::to_string(runner_end),
-                        "--monitor=" + std::to_string(monitor_pair[1])});
+    runner.argv.insert(runner.argv.end(), {options_.runner, "--referee=" + std::to_string(runner_end),
+                                           "--monitor=" + std::to_string(monitor_pair[1])});
     if (!options_.relaxed_for.empty()) runner.argv.push_back("--relaxed=" + options_.relaxed_for);
     runner.argv.push_back(scratch_->library());
     runner.keep_fds = {runner_end, monitor_pair[1]};
@@ -386,10 +385,11 @@ WorkerStart Supervisor::start_runner(int runner_end, std::uint64_t nonce) {
         return last_start_;
     }
     if (runner_hello->value("lost", false) || !runner_hello->value("why", "").empty()) {
-        last_start_.failure = runner_hello->value("lost", false)
-                                  ? "the solution's process " + describe_wait_status(runner_.reap(2)) +
-                                        " while loading the solution, before any call of solve()"
-                                  : "the solution's process broke the runner protocol: " + runner_hello->value("why", "");
+        last_start_.failure =
+            runner_hello->value("lost", false)
+                ? "the solution's process " + describe_wait_status(runner_.reap(2)) +
+                      " while loading the solution, before any call of solve()"
+                : "the solution's process broke the runner protocol: " + runner_hello->value("why", "");
         last_start_.solution_at_fault = true;
         stop_all();
         return last_start_;
@@ -449,9 +449,9 @@ void Supervisor::end_overrun_call() {
 
 std::string Supervisor::describe_runner_end(int call_index) {
     const int status = runner_.reap(2);
-    std::string text = "the solution's process " + describe_wait_status(status) +
-                       (call_index > 0 ? " during call " + std::to_string(call_index) + " of solve()"
-                                       : " between calls of solve()");
+    std::string text =
+        "the solution's process " + describe_wait_status(status) +
+        (call_index > 0 ? " during call " + std::to_string(call_index) + " of solve()" : " between calls of solve()");
     if (WIFEXITED(status)) text += " without returning (exit() inside the solution?)";
     return text;
 }
@@ -478,8 +478,10 @@ CaseResult Supervisor::run_case_once(const TestCase &tc, const CasePolicy &polic
     const WorkerStart ready = start();
     if (!ready.ok) {
         // Only a solution's process that could not load is the solution's doing (RE).
-        auto r = decide_case(tc.name, shape_of(tc), ended_early(ready.solution_at_fault ? SupervisorSaw::NotStarted : SupervisorSaw::JudgeSideFailed,
-                                             ready.failure));
+        auto r = decide_case(
+            tc.name, shape_of(tc),
+            ended_early(ready.solution_at_fault ? SupervisorSaw::NotStarted : SupervisorSaw::JudgeSideFailed,
+                        ready.failure));
         r.output_tail = solution_output_.tail;
         return r;
     }
@@ -510,21 +512,21 @@ CaseResult Supervisor::run_case_once(const TestCase &tc, const CasePolicy &polic
                 end_overrun_call();
             if (phase == Phase::Solve)
                 return finish(ended_early(SupervisorSaw::CallOverran, "call " + std::to_string(call_index) +
-                                                                       " of solve() ran past the time limit of " +
-                                                                       format_seconds(call_limit) +
-                                                                       " (the solution's process was killed)"));
+                                                                          " of solve() ran past the time limit of " +
+                                                                          format_seconds(call_limit) +
+                                                                          " (the solution's process was killed)"));
             if (phase == Phase::StandIn)
                 return finish(ended_early(
                     SupervisorSaw::CallOverran,
                     "a stand-in call the judge made in the solution's process " +
                         (call_index > 0 ? "after call " + std::to_string(call_index) + " of solve()"
                                         : std::string("before any call of solve()")) +
-                        " ran past the time limit of " +
-                        format_seconds(call_limit) +
+                        " ran past the time limit of " + format_seconds(call_limit) +
                         ": the judge's own kernel there takes milliseconds, so the solution's process kept it from "
                         "returning (it was killed)"));
-            return finish(ended_early(SupervisorSaw::JudgeSideFailed, "the judge's own work on this case took over " +
-                                                                   format_seconds(options_.judge_phase_limit_s)));
+            return finish(
+                ended_early(SupervisorSaw::JudgeSideFailed, "the judge's own work on this case took over " +
+                                                                format_seconds(options_.judge_phase_limit_s)));
         }
         std::vector<std::string> lines;
         const bool open = channel_.read_lines(lines);

@@ -12,11 +12,11 @@
 
 #include "channel/judge_channel.hpp"
 #include "channel/protocol.hpp"
-#include "verification/case_result.hpp"
-#include "testcases/testcase.hpp"
 #include "judging/os/child_process.hpp"
 #include "judging/os/cpu_placement.hpp"
 #include "judging/os/gpu_turn.hpp"
+#include "testcases/testcase.hpp"
+#include "verification/case_result.hpp"
 
 #include <array>
 #include <cstdint>
@@ -33,14 +33,14 @@ class AttemptMonitor;
 class RunnerScratch;
 
 struct SupervisorOptions {
-    std::string referee;                    // the gemm-referee program
-    std::string runner;                     // the gemm-runner program
-    std::string library;                    // the compiled solution
-    std::vector<std::string> runner_prefix; // a tool the solution's runner runs under (compute-sanitizer, ncu)
-    std::string relaxed_for;                // that tool's name: it needs a looser confinement
+    std::string referee;                          // the gemm-referee program
+    std::string runner;                           // the gemm-runner program
+    std::string library;                          // the compiled solution
+    std::vector<std::string> runner_prefix;       // a tool the solution's runner runs under (compute-sanitizer, ncu)
+    std::string relaxed_for;                      // that tool's name: it needs a looser confinement
     std::vector<std::array<int, 3>> timed_shapes; // the empty call is measured for these before the solution loads
-    double judge_phase_limit_s = 300;       // the judge's own work (reference, checks) per phase
-    double startup_limit_s = 120;           // the referee's CUDA start and calibration; a tool's (runner_prefix) start
+    double judge_phase_limit_s = 300;             // the judge's own work (reference, checks) per phase
+    double startup_limit_s = 120; // the referee's CUDA start and calibration; a tool's (runner_prefix) start
     // The solution's process, from its start to solve() found (CUDA's start, the library's
     // constructors); past it the solution is at fault (a constructor that never returns).
     double load_limit_s = 30;
@@ -154,7 +154,7 @@ class Supervisor {
     bool begun_ = false;
     std::vector<int> spare_runner_ends_; // the judge's ends of the referee's spare runner sockets, in order
     bool runner_needed_ = false;         // the referee replaced a failed runner and waits for the next
-    bool waiting_for_gpu_ = false; // begun, but the referee waits for this judge's turn on the GPU
+    bool waiting_for_gpu_ = false;       // begun, but the referee waits for this judge's turn on the GPU
     int pending_runner_end_ = -1;
     std::uint64_t pending_nonce_ = 0;
     std::uint64_t random_state_;

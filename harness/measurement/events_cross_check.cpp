@@ -9,7 +9,7 @@ namespace gemm {
 namespace {
 
 // What "agree" allows: today's in-process events were the judge's clock before the
-// referee, and issue 13 holds the new clock to them within 1% or the offset's spread.
+// referee, and the new clock is held to them within 1% or the offset's spread.
 constexpr double relative_tolerance = 0.01;
 
 } // namespace

@@ -1,5 +1,5 @@
 // Whether the referee's clock and the runner's own CUDA events tell the same time for a
-// case: the cross-check issue 13 asks for. The referee's time is the one believed; the
+// case. The referee's time is the one believed; the
 // events are what an in-process judge would have timed (and, for the solution, what the
 // solution's process says), so they are compared and a disagreement is reported, never
 // used. Pure logic on measured figures, tested on synthetic ones.
@@ -13,8 +13,8 @@
 namespace gemm {
 
 struct EventsCrossCheck {
-    double clock_ms = 0;     // the referee's median, the empty call taken off
-    double events_ms = 0;    // the runner's own events, median
+    double clock_ms = 0;  // the referee's median, the empty call taken off
+    double events_ms = 0; // the runner's own events, median
     // The larger of 1% of the events and the offset's spread (the empty call's or the
     // stand-ins'), counting how far the path's cost moved into the solution's process
     // where its stand-ins were made there too (EmptyCall::spread_in_solution_process_ms).

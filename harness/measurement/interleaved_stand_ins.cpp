@@ -72,8 +72,6 @@ std::vector<std::pair<StandInKind, EmptyCall>> InterleavedStandIns::measured() c
     return by_kind;
 }
 
-double InterleavedStandIns::length_ms() const {
-    return lengths_ms_.empty() ? 0 : summarize(lengths_ms_).median_ms;
-}
+double InterleavedStandIns::length_ms() const { return lengths_ms_.empty() ? 0 : summarize(lengths_ms_).median_ms; }
 
 } // namespace gemm

@@ -6,9 +6,9 @@
 // Pure rule on measured figures: the referee makes the calls (referee/case_referee.cpp).
 #pragma once
 
-#include "measurement/timed_run.hpp"
 #include "measurement/sampling.hpp"
 #include "measurement/stand_in_kind.hpp"
+#include "measurement/timed_run.hpp"
 
 #include <optional>
 #include <utility>

@@ -31,7 +31,8 @@ double busy_gpu_tolerance_ms(const EmptyCall &before) {
 }
 
 bool wants_another_try(const std::optional<EmptyCall> &before, const std::vector<EmptyCall> &after) {
-    return before && !after.empty() && static_cast<int>(after.size()) < tries && past_tolerance(*before, fastest(after));
+    return before && !after.empty() && static_cast<int>(after.size()) < tries &&
+           past_tolerance(*before, fastest(after));
 }
 
 EmptyCallDecision settle_empty_call(const std::optional<EmptyCall> &before, const std::vector<EmptyCall> &after) {
@@ -65,9 +66,7 @@ int stand_in_calls(double length_ms) {
     return std::clamp(static_cast<int>(std::ceil(budget_ms / each_ms)), 3, 11); // 3: one outlier cannot move it
 }
 
-double stand_in_excess_cap_ms(double length_ms) {
-    return 0.02 * length_ms + 0.03;
-}
+double stand_in_excess_cap_ms(double length_ms) { return 0.02 * length_ms + 0.03; }
 
 EmptyCall settle_stand_in(const EmptyCall &empty, const EmptyCall &stand_in, double length_ms) {
     EmptyCall used = stand_in;
@@ -89,7 +88,8 @@ EmptyCall settle_stand_ins(const EmptyCall &empty, const std::vector<std::pair<S
                            double length_ms) {
     if (measured.empty()) return empty;
     if (measured.size() == 1) return settle_stand_in(empty, measured.front().second, length_ms);
-    EmptyCall used = settle_stand_in(empty, measured.front().second, length_ms); // its phases and events describe the call
+    EmptyCall used =
+        settle_stand_in(empty, measured.front().second, length_ms); // its phases and events describe the call
     double least = used.median_ms, most = used.median_ms, widest = used.spread_ms;
     used.capped = false;
     for (const auto &[kind, cost] : measured) {
@@ -106,10 +106,11 @@ EmptyCall settle_stand_ins(const EmptyCall &empty, const std::vector<std::pair<S
 }
 
 EmptyCall settle_interleaved_stand_ins(const EmptyCall &empty, const EmptyCall &pooled,
-                                       const std::vector<std::pair<StandInKind, EmptyCall>> &by_kind,
-                                       double length_ms, const std::optional<EmptyCall> &in_solution_process) {
+                                       const std::vector<std::pair<StandInKind, EmptyCall>> &by_kind, double length_ms,
+                                       const std::optional<EmptyCall> &in_solution_process) {
     EmptyCall used = settle_stand_in(empty, pooled, length_ms);
-    for (const auto &[kind, cost] : by_kind) used.stand_ins.push_back(listed(kind, settle_stand_in(empty, cost, length_ms)));
+    for (const auto &[kind, cost] : by_kind)
+        used.stand_ins.push_back(listed(kind, settle_stand_in(empty, cost, length_ms)));
     used.interleaved = true;
     // Against the baseline's measured cost, not the capped one: the two processes' paths
     // are what is compared.

@@ -9,8 +9,8 @@
 // busy host costs a fraction of a millisecond, and one slow try is noise.
 #pragma once
 
-#include "measurement/timed_run.hpp"
 #include "measurement/stand_in_kind.hpp"
+#include "measurement/timed_run.hpp"
 
 #include <optional>
 #include <string>
@@ -26,9 +26,9 @@ double busy_gpu_tolerance_ms(const EmptyCall &before);
 bool wants_another_try(const std::optional<EmptyCall> &before, const std::vector<EmptyCall> &after);
 
 struct EmptyCallDecision {
-    EmptyCall used;         // the one to take off (measured_before_solution says which)
+    EmptyCall used; // the one to take off (measured_before_solution says which)
     bool gpu_kept_busy = false;
-    std::string why;        // when kept busy: the figures, in words
+    std::string why; // when kept busy: the figures, in words
 };
 
 // `after` holds at least one try; `before` is empty when the shape was not measured
@@ -73,8 +73,7 @@ EmptyCall settle_stand_ins(const EmptyCall &empty, const std::vector<std::pair<S
 // solution's process, when enough were; what they cost beyond the baseline's pooled cost
 // is kept beside (EmptyCall::solution_process_excess_ms), never taken off.
 EmptyCall settle_interleaved_stand_ins(const EmptyCall &empty, const EmptyCall &pooled,
-                                       const std::vector<std::pair<StandInKind, EmptyCall>> &by_kind,
-                                       double length_ms,
+                                       const std::vector<std::pair<StandInKind, EmptyCall>> &by_kind, double length_ms,
                                        const std::optional<EmptyCall> &in_solution_process = std::nullopt);
 
 } // namespace gemm

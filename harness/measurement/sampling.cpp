@@ -59,7 +59,8 @@ std::optional<double> median_own_events(const std::vector<CallSample> &samples) 
 void subtract_empty_call(TimedRun &run, const EmptyCall &empty_call) {
     run.empty_call = empty_call;
     run.samples_ms.clear();
-    for (double raw : run.raw_samples_ms) run.samples_ms.push_back(std::max(raw - empty_call.median_ms, shortest_call_ms));
+    for (double raw : run.raw_samples_ms)
+        run.samples_ms.push_back(std::max(raw - empty_call.median_ms, shortest_call_ms));
     run.stats = summarize(run.samples_ms);
 }
 

@@ -16,8 +16,8 @@ namespace gemm {
 // before its inputs existed to after the snapshot of its output.
 struct CallSample {
     double ms = 0;
-    bool throttled = false; // the GPU reported a thermal or hardware slowdown right after it
-    CallClock phases;       // ms split by phase (phases.total_ms == ms when set)
+    bool throttled = false;              // the GPU reported a thermal or hardware slowdown right after it
+    CallClock phases;                    // ms split by phase (phases.total_ms == ms when set)
     std::optional<double> own_events_ms; // what the runner's own events said: reported, never used
 };
 

@@ -14,7 +14,8 @@ namespace gemm {
 
 enum class StandInKind {
     Light,        // two blocks of 256 threads per SM, no shared memory: A and B read once, busy, C written
-    SharedMemory, // one block of 384 threads per SM holding the most shared memory a block may: a TMA/wgmma kernel's shape
+    SharedMemory, // one block of 384 threads per SM holding the most shared memory a block may: a TMA/wgmma kernel's
+                  // shape
     Streaming,    // A and B read and C written over and over for its whole length: a memory-bound kernel's traffic
 };
 

@@ -14,9 +14,9 @@ namespace gemm {
 
 // How far a repeated measurement has come: the rule reads only this.
 struct Repetitions {
-    int done = 0;        // calls kept, or rounds run
-    double spent_s = 0;  // time spent on them
-    double spread = 1;   // the noisiest shape's IQR/median so far (rounds); 1 when unknown
+    int done = 0;       // calls kept, or rounds run
+    double spent_s = 0; // time spent on them
+    double spread = 1;  // the noisiest shape's IQR/median so far (rounds); 1 when unknown
 };
 
 // A named parameter of a rule: ("budget_s", 0.3).

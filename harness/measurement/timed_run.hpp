@@ -48,7 +48,8 @@ struct EmptyCall {
     // stood in. Made after the run: median_ms is the middle of their range, spread_ms at
     // least half of it; made between its calls: median_ms and spread_ms are of them all.
     std::vector<StandInCost> stand_ins{};
-    bool interleaved = false; // the stand-ins were made between the run's own calls (measurement/interleaved_stand_ins.hpp)
+    bool interleaved =
+        false; // the stand-ins were made between the run's own calls (measurement/interleaved_stand_ins.hpp)
     // A solution's run with interleaved stand-ins: the same turns made in the solution's own
     // process too, and what they cost there less what they cost in the baseline's (medians).
     // The path's cost belongs to the process that makes the call (H200: a few µs apart, a
@@ -60,7 +61,9 @@ struct EmptyCall {
     int solution_process_samples = 0;
     // The offset's spread as it applies to the solution's calls: its own, plus how far the
     // path's cost moved into the solution's process.
-    double spread_in_solution_process_ms() const { return spread_ms + std::fabs(solution_process_excess_ms.value_or(0)); }
+    double spread_in_solution_process_ms() const {
+        return spread_ms + std::fabs(solution_process_excess_ms.value_or(0));
+    }
 };
 
 struct TimedRun {
@@ -76,8 +79,8 @@ struct TimedRun {
     // The same call by call, beside samples_ms (empty unless every kept call had one):
     // runs pooled over rounds pool these too, so that both are summarized alike.
     std::vector<double> own_events_samples_ms;
-    int sm_clock_mhz = 0;          // read right after the timed calls
-    int throttled_samples = 0;     // discarded: the GPU reported a thermal or hardware slowdown
+    int sm_clock_mhz = 0;                // read right after the timed calls
+    int throttled_samples = 0;           // discarded: the GPU reported a thermal or hardware slowdown
     bool throttled_samples_used = false; // every sample was throttled, so they were kept
 };
 

@@ -1,16 +1,16 @@
 #include "referee/case_referee.hpp"
 #include "measurement/gpu_sharing.hpp"
-#include "verification/memory_blame.hpp"
 #include "measurement/offset_rule.hpp"
 #include "measurement/sampling.hpp"
 #include "measurement/stats.hpp"
-#include "verification/timed_check.hpp"
 #include "referee/device_check.hpp"
 #include "referee/device_info.hpp"
 #include "referee/device_inputs.hpp"
 #include "referee/guarded_buffer.hpp"
 #include "referee/integrity_check.hpp"
 #include "referee/reference_cublas.hpp"
+#include "verification/memory_blame.hpp"
+#include "verification/timed_check.hpp"
 
 #include <algorithm>
 #include <chrono>
@@ -77,9 +77,7 @@ struct CaseReferee::Problem {
         return o;
     }
     // A and B against the referee's copies, and every guard band.
-    IntegrityCheck integrity() {
-        return integrity_check.check(A, pristine_A.data(), B, pristine_B.data(), C);
-    }
+    IntegrityCheck integrity() { return integrity_check.check(A, pristine_A.data(), B, pristine_B.data(), C); }
 
     int M, N, K;
     unsigned char *arena;
@@ -98,9 +96,7 @@ class CaseReferee::PhaseClock {
             PhaseTimes &times;
             double PhaseTimes::*phase;
             std::chrono::steady_clock::time_point start = std::chrono::steady_clock::now();
-            ~Add() {
-                times.*phase += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-            }
+            ~Add() { times.*phase += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(); }
         } add{times_, phase};
         return work();
     }
@@ -148,7 +144,8 @@ void CaseReferee::map_arena(Runner &runner) {
     const RunnerReply reply = runner.link->map(fd, arena_.size());
     close(fd);
     if (reply.kind != RunnerReply::Kind::Done) {
-        if (!runner.is_solution) throw std::runtime_error("the baseline runner could not map the GPU memory: " + reply.why);
+        if (!runner.is_solution)
+            throw std::runtime_error("the baseline runner could not map the GPU memory: " + reply.why);
         throw SolutionFailure(reply.kind == RunnerReply::Kind::Violation
                                   ? "the solution's process broke the runner protocol: " + reply.why
                                   : reply.why,
@@ -362,7 +359,8 @@ void CaseReferee::blame_busy_gpu(const std::string &why) {
     if (sharing.judge_seen && !sharing.others.empty())
         throw std::runtime_error("the GPU was shared with " + describe_processes(sharing.others) +
                                  ", neither the judge's process nor the solution's, so what kept it busy after the "
-                                 "solution's calls cannot be told (" + why + "): judge again when the GPU is free");
+                                 "solution's calls cannot be told (" +
+                                 why + "): judge again when the GPU is free");
     throw SolutionFailure(why, false, 0);
 }
 
@@ -381,11 +379,12 @@ void CaseReferee::settle_offset(Problem &p, CaseResult &r, const RunStandIns &in
     // between its calls, of every kind in turn; the others' are made now.
     for (std::optional<TimedRun> *run : {&r.timing, &r.baseline}) {
         if (!*run) continue;
-        const std::optional<InterleavedStandIns> &between = run == &r.timing ? interleaved.solution : interleaved.cublas;
+        const std::optional<InterleavedStandIns> &between =
+            run == &r.timing ? interleaved.solution : interleaved.cublas;
         if (between && between->enough_made()) {
-            subtract_empty_call(**run, settle_interleaved_stand_ins(decision.used, between->pooled(), between->measured(),
-                                                                   between->length_ms(),
-                                                                   between->pooled_in_solution_process()));
+            subtract_empty_call(**run, settle_interleaved_stand_ins(decision.used, between->pooled(),
+                                                                    between->measured(), between->length_ms(),
+                                                                    between->pooled_in_solution_process()));
             continue;
         }
         const double length_ms = stand_in_length_ms((*run)->stats.median_ms, decision.used);
@@ -418,10 +417,9 @@ void CaseReferee::blame_out_of_memory(const TestCase &tc, const std::string &wha
     std::vector<pid_t> judge_groups;
     if (baseline_.link && baseline_.link->process_group() > 0) judge_groups.push_back(baseline_.link->process_group());
     const pid_t solution_group = solution_.link ? solution_.link->process_group() : 0;
-    const MemoryBlame blame =
-        gemm::blame_out_of_memory(gpu_bytes_needed(tc.M, tc.N, tc.K), double(free_bytes),
-                            gpu_memory_holders().value_or(std::vector<GpuMemoryHolder>{}), getpid(), solution_group,
-                            judge_groups);
+    const MemoryBlame blame = gemm::blame_out_of_memory(gpu_bytes_needed(tc.M, tc.N, tc.K), double(free_bytes),
+                                                        gpu_memory_holders().value_or(std::vector<GpuMemoryHolder>{}),
+                                                        getpid(), solution_group, judge_groups);
     if (blame.solution_at_fault) throw SolutionFailure(blame.why, false, 0);
     throw std::runtime_error(what + ": " + blame.why);
 }

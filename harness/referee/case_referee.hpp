@@ -10,11 +10,11 @@
 #include "channel/channel.hpp"
 #include "channel/protocol.hpp"
 #include "channel/runner_protocol.hpp"
-#include "verification/case_result.hpp"
 #include "measurement/interleaved_stand_ins.hpp"
 #include "measurement/sampling.hpp"
 #include "referee/shared_arena.hpp"
 #include "referee/trusted_clock.hpp"
+#include "verification/case_result.hpp"
 
 #include <array>
 #include <cublas_v2.h>

@@ -32,7 +32,8 @@ inline void cuda_check(cudaError_t code, const char *what) {
 }
 
 inline void cublas_check(cublasStatus_t status, const char *what) {
-    if (status == CUBLAS_STATUS_ALLOC_FAILED) throw OutOfDeviceMemory(std::string(what) + ": cuBLAS could not allocate");
+    if (status == CUBLAS_STATUS_ALLOC_FAILED)
+        throw OutOfDeviceMemory(std::string(what) + ": cuBLAS could not allocate");
     if (status != CUBLAS_STATUS_SUCCESS)
         throw std::runtime_error(std::string(what) + ": cuBLAS status " + std::to_string(static_cast<int>(status)));
 }

@@ -1,6 +1,6 @@
+#include "referee/device_check.hpp"
 #include "verification/diagnosis.hpp"
 #include "verification/element_check.hpp"
-#include "referee/device_check.hpp"
 
 #include <cmath>
 #include <cstring>
@@ -113,7 +113,6 @@ template <typename T> std::vector<T> fetch_all(const DeviceArray<T> &device_valu
 std::vector<long long> widened(const std::vector<unsigned> &counts) { return {counts.begin(), counts.end()}; }
 
 // ---- integrity and widening ------------------------------------------------------------
-
 
 __global__ void widen(const float *values, std::size_t n, bool absolute, double *wide) {
     for (std::size_t e = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x; e < n;
@@ -248,9 +247,8 @@ OutputCheck check_output_on_device(const float *C, const double *R, const double
     cuda_check(cudaMemcpy(tally.data(), &start, sizeof start, cudaMemcpyHostToDevice), "check setup");
     for (auto *counts : {&per_row, &per_col, &cells})
         cuda_check(cudaMemset(counts->data(), 0, counts->size() * sizeof(unsigned)), "check setup");
-    full_check<<<blocks_for(out.elements), threads_per_block>>>(C, R, magnitude, M, K, bound_per_magnitude,
-                                                                tally.data(), per_row.data(), per_col.data(),
-                                                                cells.data());
+    full_check<<<blocks_for(out.elements), threads_per_block>>>(
+        C, R, magnitude, M, K, bound_per_magnitude, tally.data(), per_row.data(), per_col.data(), cells.data());
     cuda_check(cudaGetLastError(), "the output check");
     const FullTally t = fetch(tally.data());
     std::uint64_t ratio_bits;
@@ -263,13 +261,13 @@ OutputCheck check_output_on_device(const float *C, const double *R, const double
         if (t.first[s] == none) continue;
         const std::size_t e = t.first[s];
         const double bound = bound_per_magnitude * fetch(magnitude + e);
-        *firsts[s] = BadElement{static_cast<long long>(e / K), static_cast<long long>(e % K), fetch(R + e),
-                                fetch(C + e), bound};
+        *firsts[s] =
+            BadElement{static_cast<long long>(e / K), static_cast<long long>(e % K), fetch(R + e), fetch(C + e), bound};
     }
     const bool any_bad = out.unwritten + out.non_finite + out.out_of_bound > 0;
-    const BadElementCounts bad = any_bad ? BadElementCounts(M, K, widened(fetch_all(per_row)),
-                                                            widened(fetch_all(per_col)), fetch_all(cells))
-                                         : BadElementCounts(M, K);
+    const BadElementCounts bad =
+        any_bad ? BadElementCounts(M, K, widened(fetch_all(per_row)), widened(fetch_all(per_col)), fetch_all(cells))
+                : BadElementCounts(M, K);
     finish_output_check(out, N, t.error_sq, t.reference_sq, bad);
     return out;
 }
@@ -305,15 +303,15 @@ ProjectionTally ProjectionWorkspace::project(const float *A, const float *B, con
         return blocks_for(segments, threads_per_block / 32);
     };
     project_rows<<<warps_for(N_, K_), threads_per_block>>>(B, N_, K_, x_.data(), nullptr, y_.data(),
-                                                            y_magnitude_.data());
-    project_rows<<<warps_for(M_, N_), threads_per_block>>>(A, M_, N_, y_.data(), y_magnitude_.data(),
-                                                            product_.data(), magnitude_.data());
+                                                           y_magnitude_.data());
+    project_rows<<<warps_for(M_, N_), threads_per_block>>>(A, M_, N_, y_.data(), y_magnitude_.data(), product_.data(),
+                                                           magnitude_.data());
     project_rows<<<warps_for(M_, K_), threads_per_block>>>(C, M_, K_, x_.data(), nullptr, output_.data(),
-                                                            output_magnitude_.data());
+                                                           output_magnitude_.data());
     const double bound_per_magnitude = elementwise_bound(N_, 1.0, precision);
     compare_projections<<<blocks_for(product_.size()), threads_per_block>>>(
-        output_.data(), output_magnitude_.data(), product_.data(), magnitude_.data(), M_, N_, K_,
-        bound_per_magnitude, reinterpret_cast<ProjectionCounts *>(tally_.data()));
+        output_.data(), output_magnitude_.data(), product_.data(), magnitude_.data(), M_, N_, K_, bound_per_magnitude,
+        reinterpret_cast<ProjectionCounts *>(tally_.data()));
     cuda_check(cudaGetLastError(), "the projected check");
     ProjectionCounts counts;
     cuda_check(cudaMemcpy(&counts, tally_.data(), sizeof counts, cudaMemcpyDeviceToHost), "the projected check");

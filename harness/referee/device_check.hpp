@@ -3,9 +3,9 @@
 // the projected check of a timed call (verification/timed_check.hpp), and input integrity.
 #pragma once
 
+#include "referee/cuda_check.hpp"
 #include "verification/check.hpp"
 #include "verification/timed_check.hpp"
-#include "referee/cuda_check.hpp"
 
 #include <cstdint>
 

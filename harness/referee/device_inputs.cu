@@ -10,9 +10,9 @@ namespace {
 struct DeviceSpec {
     Distribution distribution;
     double low, width, integer_range, density; // width = high − low, integer_range = width + 1
-    std::uint64_t stream;                       // the stream's initial state
-    std::uint64_t first_element;                // the state before the first element's draws
-    std::uint64_t draws;                        // per element
+    std::uint64_t stream;                      // the stream's initial state
+    std::uint64_t first_element;               // the state before the first element's draws
+    std::uint64_t draws;                       // per element
     int rows, cols;
 };
 

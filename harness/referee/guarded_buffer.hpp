@@ -26,7 +26,7 @@ class GuardedBuffer {
     std::size_t size() const { return elements_; }
 
     void copy_from(const float *device_values); // size() elements, device to device, on the legacy stream
-    void fill(unsigned char byte); // the elements only
+    void fill(unsigned char byte);              // the elements only
     void fill_guards();
 
   private:

@@ -54,8 +54,8 @@ IntegrityCheck IntegrityWorkspace::check(const GuardedBuffer &A, const float *pr
     cuda_check(cudaMemsetAsync(tally_.data(), 0, slots * sizeof(unsigned long long), nullptr), "integrity check");
     const std::size_t n = A.size() + B.size();
     const unsigned blocks = static_cast<unsigned>(std::min<std::size_t>((n + threads - 1) / threads, 132 * 16));
-    count_changed<<<blocks, threads>>>(words(A.data()), words(pristine_A), A.size(), words(B.data()),
-                                       words(pristine_B), B.size(), tally_.data());
+    count_changed<<<blocks, threads>>>(words(A.data()), words(pristine_A), A.size(), words(B.data()), words(pristine_B),
+                                       B.size(), tally_.data());
     Guards g{};
     const GuardedBuffer *buffers[3] = {&A, &B, &C};
     for (int b = 0; b < 3; ++b) {

@@ -2,8 +2,8 @@
 // around A, B and C, in two kernels and one read back (a call's check, not six).
 #pragma once
 
-#include "verification/check.hpp"
 #include "referee/guarded_buffer.hpp"
+#include "verification/check.hpp"
 
 namespace gemm {
 

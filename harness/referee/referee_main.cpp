@@ -111,10 +111,10 @@ int referee_session(RefereeChannel &judge, const std::vector<int> &runner_fds, i
         // The baseline runner's hello, then the empty calls, before the solution's runner exists.
         const RunnerReply baseline_hello = baseline.hello();
         if (baseline_hello.kind != RunnerReply::Kind::Done || !baseline_hello.solve_error.empty()) {
-            judge.send({{"event", event::hello},
-                        {"device", device},
-                        {"failure", "the baseline runner did not start: " + baseline_hello.why +
-                                        baseline_hello.solve_error}});
+            judge.send(
+                {{"event", event::hello},
+                 {"device", device},
+                 {"failure", "the baseline runner did not start: " + baseline_hello.why + baseline_hello.solve_error}});
             return 3;
         }
         baseline.stop_between_exchanges(greeting->value("baseline_group", 0));
@@ -130,7 +130,9 @@ int referee_session(RefereeChannel &judge, const std::vector<int> &runner_fds, i
         RunnerLink solution(runner_fds[i]);
         const RunnerReply hello = solution.hello();
         if (hello.kind != RunnerReply::Kind::Done) {
-            judge.send({{"event", event::runner}, {"lost", hello.kind == RunnerReply::Kind::Lost}, {"why", hello.why},
+            judge.send({{"event", event::runner},
+                        {"lost", hello.kind == RunnerReply::Kind::Lost},
+                        {"why", hello.why},
                         {"solve_error", ""}});
             return 0;
         }
@@ -151,7 +153,8 @@ int referee_session(RefereeChannel &judge, const std::vector<int> &runner_fds, i
 int main(int argc, char **argv) {
     const auto arguments = read_referee_arguments(argc, argv);
     if (const int *status = std::get_if<int>(&arguments)) return *status;
-    const auto &[probe, in_fd, out_fd, runner_fd, baseline_fd, spare_runner_fds] = std::get<RefereeArguments>(arguments);
+    const auto &[probe, in_fd, out_fd, runner_fd, baseline_fd, spare_runner_fds] =
+        std::get<RefereeArguments>(arguments);
 
     // Nothing of the same user may read this process's memory (ptrace, /proc/PID/mem).
     prctl(PR_SET_DUMPABLE, 0);

@@ -15,7 +15,6 @@ void row_major_dgemm(cublasHandle_t handle, const double *A, const double *B, do
 DeviceReference::DeviceReference(int M, int N, int K)
     : M(M), N(N), K(K), value(std::size_t(M) * K), magnitude(std::size_t(M) * K) {}
 
-
 void compute_reference(cublasHandle_t handle, const float *A, const float *B, DeviceReference &ref) {
     // Pedantic: no reduced-precision or emulated shortcut may touch the reference.
     cublas_check(cublasSetMathMode(handle, CUBLAS_PEDANTIC_MATH), "cublasSetMathMode");

@@ -38,7 +38,8 @@ bool SharedArena::reserve(std::size_t bytes) {
     CUmemGenericAllocationHandle handle = 0;
     driver_check(driver_api().mem_create(&handle, bytes, &prop, 0), "cuMemCreate (the solution's GPU memory)");
     if (const std::string why = mapping_.map(handle, bytes); !why.empty()) {
-        if (why.find("out of memory") != std::string::npos) throw OutOfDeviceMemory("the solution's GPU memory: " + why);
+        if (why.find("out of memory") != std::string::npos)
+            throw OutOfDeviceMemory("the solution's GPU memory: " + why);
         throw std::runtime_error("the solution's GPU memory: " + why);
     }
     return true;
@@ -48,7 +49,8 @@ void SharedArena::release() { mapping_.reset(); }
 
 int SharedArena::export_descriptor() const {
     int fd = -1;
-    driver_check(driver_api().mem_export_to_shareable_handle(&fd, mapping_.handle(), CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR, 0),
+    driver_check(driver_api().mem_export_to_shareable_handle(&fd, mapping_.handle(),
+                                                             CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR, 0),
                  "cuMemExportToShareableHandle");
     return fd;
 }

@@ -29,9 +29,7 @@ TrustedClock::TrustedClock(std::size_t l2_bytes) : flush_buffer_(2 * l2_bytes), 
     cuda_check(cudaMallocHost(&host_stamps_, stamp_count * sizeof(unsigned long long)), "cudaMallocHost");
 }
 
-TrustedClock::~TrustedClock() {
-    cudaFreeHost(host_stamps_);
-}
+TrustedClock::~TrustedClock() { cudaFreeHost(host_stamps_); }
 
 void TrustedClock::flush_l2() {
     cuda_check(cudaMemsetAsync(flush_buffer_.data(), 0, flush_buffer_.size(), stream_), "L2 flush");

@@ -7,8 +7,8 @@
 // runner's: the inputs handed out, the runner's turn, the snapshot.
 #pragma once
 
-#include "verification/case_result.hpp"
 #include "referee/cuda_check.hpp"
+#include "verification/case_result.hpp"
 
 namespace gemm {
 
@@ -21,10 +21,10 @@ class TrustedClock {
 
     // Writes a buffer twice the L2's size, so nothing of the last call is still cached.
     void flush_l2();
-    void start();          // enqueues the start stamp
+    void start();             // enqueues the start stamp
     void inputs_handed_out(); // after the inputs' copies: the runner's turn begins
     void runner_answered();   // enqueued once the runner said "returned": its turn is over
-    void stop();           // enqueues the stop stamp
+    void stop();              // enqueues the stop stamp
     // Waits for the stream; the time between the stamps, whole and by phase.
     CallClock elapsed();
     // Keeps the SMs busy for about `ms` so the clocks leave their idle state before

@@ -57,7 +57,8 @@ bool RunnerConfinement::finish(int monitor_fd) {
     sandbox::Outcome rest = sandbox::confine_self(policy_, monitor_fd);
     std::vector<std::string> unconfined = filesystem_.unconfined;
     unconfined.insert(unconfined.end(), rest.unconfined.begin(), rest.unconfined.end());
-    if (!relaxed_.empty()) unconfined.push_back("/tmp and /dev/shm writable and Unix datagram sockets allowed for " + relaxed_);
+    if (!relaxed_.empty())
+        unconfined.push_back("/tmp and /dev/shm writable and Unix datagram sockets allowed for " + relaxed_);
     const std::string report = nlohmann::json{{"unconfined", unconfined}}.dump();
     const bool told = send(monitor_fd, report.data(), report.size(), MSG_NOSIGNAL) == ssize_t(report.size());
     close(monitor_fd);

@@ -4,8 +4,8 @@
 
 #include <cuda_runtime.h>
 #include <dlfcn.h>
-#include <stdexcept>
 #include <nvtx3/nvToolsExt.h>
+#include <stdexcept>
 #include <unistd.h>
 
 namespace gemm {
@@ -52,7 +52,8 @@ std::string CudaBackend::start(bool baseline) {
     if (baseline) {
         if (cublasCreate(&cublas_) != CUBLAS_STATUS_SUCCESS) return "cublasCreate failed";
         // FP32 arithmetic only: the baseline is SGEMM, never TF32.
-        if (cublasSetMathMode(cublas_, CUBLAS_PEDANTIC_MATH) != CUBLAS_STATUS_SUCCESS) return "cublasSetMathMode failed";
+        if (cublasSetMathMode(cublas_, CUBLAS_PEDANTIC_MATH) != CUBLAS_STATUS_SUCCESS)
+            return "cublasSetMathMode failed";
     }
     return "";
 }

@@ -97,7 +97,8 @@ int shared_bytes_per_block() {
 
 } // namespace
 
-cudaError_t launch_stand_in(const StandInBuffers &b, unsigned long long busy_ns, int multiprocessors, StandInKind kind) {
+cudaError_t launch_stand_in(const StandInBuffers &b, unsigned long long busy_ns, int multiprocessors,
+                            StandInKind kind) {
     const bool empty = b.a_elements == 0 || b.b_elements == 0 || b.c_elements == 0;
     switch (empty ? StandInKind::Light : kind) {
     case StandInKind::Light: stand_in_light<<<2 * multiprocessors, 256>>>(b, busy_ns); break;

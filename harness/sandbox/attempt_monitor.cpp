@@ -2,11 +2,11 @@
 #include "sandbox/landlock.hpp"
 #include "sandbox/target_process.hpp"
 
-#include <cstdint>
 #include <algorithm>
 #include <cerrno>
 #include <csignal>
 #include <cstddef>
+#include <cstdint>
 #include <cstring>
 #include <fcntl.h>
 #include <linux/openat2.h>

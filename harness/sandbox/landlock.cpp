@@ -1,8 +1,8 @@
 #include "sandbox/landlock.hpp"
 #include "sandbox/linux_abi.hpp"
 
-#include <cstdint>
 #include <cerrno>
+#include <cstdint>
 #include <cstring>
 #include <fcntl.h>
 #include <sys/prctl.h>

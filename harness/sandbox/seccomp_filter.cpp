@@ -1,8 +1,8 @@
 #include "sandbox/seccomp_filter.hpp"
 
-#include <cstdint>
 #include <cerrno>
 #include <csignal>
+#include <cstdint>
 #include <cstring>
 #include <linux/seccomp.h>
 #include <sched.h>

@@ -1,9 +1,9 @@
 #include "sandbox/target_process.hpp"
 
-#include <cstdint>
 #include <algorithm>
 #include <cerrno>
 #include <climits>
+#include <cstdint>
 #include <cstring>
 #include <fcntl.h>
 #include <fstream>

@@ -1,7 +1,7 @@
 #include "testcases/case_command.hpp"
-#include "testcases/case_tools.hpp"
 #include "common/errors.hpp"
 #include "common/terminal_text.hpp"
+#include "testcases/case_tools.hpp"
 #include "verification/verdict.hpp"
 
 #include <filesystem>

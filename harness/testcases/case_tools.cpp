@@ -4,13 +4,13 @@
 #include "testcases/case_tools.hpp"
 #include "testcases/categories.hpp"
 
-#include "testcases/testcase.hpp"
-#include "verification/check.hpp"
 #include "common/errors.hpp"
-#include "verification/reference.hpp"
 #include "common/rng.hpp"
 #include "common/terminal_text.hpp"
 #include "common/text.hpp"
+#include "testcases/testcase.hpp"
+#include "verification/check.hpp"
+#include "verification/reference.hpp"
 
 #include <algorithm>
 #include <cctype>

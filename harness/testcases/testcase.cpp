@@ -1,9 +1,9 @@
 #include "testcases/testcase.hpp"
+#include "common/terminal_text.hpp"
+#include "common/text.hpp"
 #include "testcases/categories.hpp"
 #include "verification/check.hpp"
 #include "verification/reference.hpp"
-#include "common/terminal_text.hpp"
-#include "common/text.hpp"
 
 #include <algorithm>
 #include <charconv>

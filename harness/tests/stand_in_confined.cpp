@@ -8,12 +8,12 @@
 #include "confined_policy.hpp"
 #include "sandbox/confine.hpp"
 
-#include <cstdint>
 #include <arpa/inet.h>
 #include <atomic>
 #include <cerrno>
 #include <csignal>
 #include <cstddef>
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>

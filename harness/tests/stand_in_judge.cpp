@@ -7,8 +7,8 @@
 // Usage: stand_in_judge SOLUTION [--category sample] [--stream FILE] [--json FILE] [--history FILE]
 //        stand_in_judge --fixture-history FILE   (writes a small history to read back)
 #include "command_line/history/history.hpp"
-#include "command_line/reporters/history_reporter.hpp"
 #include "command_line/modes/session.hpp"
+#include "command_line/reporters/history_reporter.hpp"
 #include "command_line/reporters/stream_reporter.hpp"
 
 #include <cstring>

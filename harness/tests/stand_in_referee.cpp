@@ -14,8 +14,8 @@
 #include "verification/check.hpp"
 #include "verification/reference.hpp"
 
-#include <cstdint>
 #include <cmath>
+#include <cstdint>
 #include <cstring>
 #include <sys/mman.h>
 #include <unistd.h>
@@ -72,7 +72,8 @@ CaseResult run_case(RefereeChannel &judge, RunnerLink &runner, const CaseRequest
                           : reply.why;
     } else {
         const std::vector<float> C(arena + a + b, arena + a + b + c);
-        r.check = compare_output(C.data(), reference_on_cpu(inputs.A, inputs.B, tc.M, tc.N, tc.K), request.policy.precision);
+        r.check =
+            compare_output(C.data(), reference_on_cpu(inputs.A, inputs.B, tc.M, tc.N, tc.K), request.policy.precision);
         r.facts.ending = RefereeWork::Completed;
         r.facts.checked_integrity = IntegrityCheck{};
     }

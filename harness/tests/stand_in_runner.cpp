@@ -62,7 +62,8 @@ void attempt(const std::string &what, const std::string &decoy) {
 
 class HostBackend : public RunnerBackend {
   public:
-    HostBackend(std::string behaviour, std::string decoy) : behaviour_(std::move(behaviour)), decoy_(std::move(decoy)) {}
+    HostBackend(std::string behaviour, std::string decoy)
+        : behaviour_(std::move(behaviour)), decoy_(std::move(decoy)) {}
     std::string map(int fd, std::size_t bytes) override {
         if (base_) munmap(base_, bytes_);
         base_ = static_cast<unsigned char *>(mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0));

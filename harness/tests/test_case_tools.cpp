@@ -4,10 +4,10 @@
 // exactly the bad files.
 #include <doctest/doctest.h>
 
-#include "testcases/case_tools.hpp"
-#include "verification/reference.hpp"
 #include "common/rng.hpp"
 #include "test_support.hpp"
+#include "testcases/case_tools.hpp"
+#include "verification/reference.hpp"
 
 #include <atomic>
 #include <chrono>

@@ -2,8 +2,8 @@
 // the run ended, the referee's result, what the confinement blocked, an impossible time.
 #include <doctest/doctest.h>
 
-#include "verification/case_verdict.hpp"
 #include "test_support.hpp"
+#include "verification/case_verdict.hpp"
 
 using namespace gemm;
 
@@ -114,7 +114,8 @@ TEST_CASE("the referee's own endings: the solution's failure is RE in its words,
     failed.reported.facts.ending = RefereeWork::SolutionFailed;
     failed.reported.facts.why = "a CUDA error in solve(): an illegal memory access";
     CHECK(decide_case(primes().name, shape_of(primes()), failed).verdict == Verdict::RE);
-    CHECK(decide_case(primes().name, shape_of(primes()), failed).detail == "a CUDA error in solve(): an illegal memory access");
+    CHECK(decide_case(primes().name, shape_of(primes()), failed).detail ==
+          "a CUDA error in solve(): an illegal memory access");
     CaseFacts broke;
     broke.reported.facts.ending = RefereeWork::RefereeFailed;
     broke.reported.facts.why = "the judge failed on this case: out of memory";
@@ -157,7 +158,8 @@ TEST_CASE("a lost runner is described by the judge, and an impossible time is JE
 }
 
 TEST_CASE("under --sanitize a finding is RE with its line, and a clean run counts only when worse") {
-    CaseResult so_far = decide_case(primes().name, shape_of(primes()), CaseFacts{SupervisorSaw::RefereeReported, completed(), "", "", {}, ""});
+    CaseResult so_far = decide_case(primes().name, shape_of(primes()),
+                                    CaseFacts{SupervisorSaw::RefereeReported, completed(), "", "", {}, ""});
     add_sanitizer_run(so_far, "memcheck", reported(Verdict::AC), std::nullopt);
     CHECK(so_far.verdict == Verdict::AC);
     CaseResult tle = reported(Verdict::TLE);

@@ -3,11 +3,11 @@
 // where.
 #include <doctest/doctest.h>
 
+#include "common/rng.hpp"
+#include "test_support.hpp"
+#include "testcases/testcase.hpp"
 #include "verification/check.hpp"
 #include "verification/reference.hpp"
-#include "common/rng.hpp"
-#include "testcases/testcase.hpp"
-#include "test_support.hpp"
 
 #include <cmath>
 #include <cstdint>

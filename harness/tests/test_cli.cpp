@@ -352,7 +352,8 @@ TEST_CASE("--arch takes a target name, --include existing folders made absolute"
     const auto p = parse({solution, "--arch", "sm_90a", "--include", GEMM_SOURCE_DIR "/harness/../harness"});
     REQUIRE(std::holds_alternative<JudgeOptions>(p.result));
     CHECK(std::get<JudgeOptions>(p.result).compile.arch == "sm_90a");
-    CHECK(std::get<JudgeOptions>(p.result).compile.include_dirs == std::vector<std::string>{GEMM_SOURCE_DIR "/harness"});
+    CHECK(std::get<JudgeOptions>(p.result).compile.include_dirs ==
+          std::vector<std::string>{GEMM_SOURCE_DIR "/harness"});
 }
 
 TEST_CASE("cache info and cache clean need no solution, and take --cache-dir after the action") {

@@ -4,11 +4,11 @@
 #include <doctest/doctest.h>
 
 #include "command_line/history/history.hpp"
-#include "command_line/reporters/history_reporter.hpp"
-#include "command_line/modes/ranked_set.hpp"
-#include "judging/os/process.hpp"
-#include "command_line/reporters/reporter.hpp"
 #include "command_line/modes/profile.hpp"
+#include "command_line/modes/ranked_set.hpp"
+#include "command_line/reporters/history_reporter.hpp"
+#include "command_line/reporters/reporter.hpp"
+#include "judging/os/process.hpp"
 #include "test_support.hpp"
 
 #include <nlohmann/json.hpp>
@@ -161,7 +161,8 @@ TEST_CASE("compare --plot without matplotlib, where it cannot be installed: exit
     TempFolder folder;
     // A checkout whose plot.py never finds matplotlib, for a user who is not root.
     for (const std::string script : {"build.sh", "ensure-matplotlib.sh"})
-        folder.write("checkout/scripts/lib/" + script, bytes_of(std::string(GEMM_SOURCE_DIR) + "/scripts/lib/" + script));
+        folder.write("checkout/scripts/lib/" + script,
+                     bytes_of(std::string(GEMM_SOURCE_DIR) + "/scripts/lib/" + script));
     folder.write("checkout/harness/command_line/reporters/plot.py", "import sys\nsys.exit(3)\n");
     const auto id = folder.write("bin/id", "#!/bin/sh\necho 1000\n");
     std::filesystem::permissions(id, std::filesystem::perms::owner_all);
@@ -282,7 +283,8 @@ TEST_CASE("rounds repeat until every shape is steady, at least twice, and stop w
     CHECK(rule.wants_more({2, 10, 0.02}));
     CHECK_FALSE(rule.wants_more({2, 3600, 0.02}));
     CHECK(rule.budget_spent({2, 3600, 0.02}));
-    CHECK(rule.parameters() == std::vector<RuleParameter>{{"spread_target", 0.01}, {"budget_s", 3600}, {"min_rounds", 2}});
+    CHECK(rule.parameters() ==
+          std::vector<RuleParameter>{{"spread_target", 0.01}, {"budget_s", 3600}, {"min_rounds", 2}});
     PooledTiming pooled;
     TimedRun round;
     round.samples_ms = {1.0, 1.0, 1.0, 1.0};
@@ -522,8 +524,8 @@ TEST_CASE("compare judges the clock's own times: one side's error in measuring t
     CHECK(contains(same.output, "not significant"));
     CHECK(contains(same.output, "times: the clock's, compared as measured"));
     // A real 2% on the clock is still called, and shown against one offset for both (0.4275 ms).
-    const auto faster = run_captured({judge_program, "compare", old_side,
-                                      folder.write("faster.json", rank_report_raw(7, 1.70 * 0.98, 0.415))});
+    const auto faster = run_captured(
+        {judge_program, "compare", old_side, folder.write("faster.json", rank_report_raw(7, 1.70 * 0.98, 0.415))});
     CHECK(contains(faster.output, "new is faster"));
     // (1.70 − 0.4275) / (1.666 − 0.4275) ≈ 1.027 (1.028 with the samples' noise), not the raw 1.020.
     CHECK((contains(faster.output, "1.027×") || contains(faster.output, "1.028×")));

@@ -1,12 +1,12 @@
 // nvcc → shared library, the compile cache and CE. The argument and key tests need nothing;
 // the compile tests need nvcc, not a GPU (skipped without nvcc).
+#include "command_line/options/folder_settings.hpp"
 #include "common/errors.hpp"
 #include "judging/compile/compile.hpp"
 #include "judging/compile/compile_cache.hpp"
 #include "judging/compile/content_hash.hpp"
 #include "judging/compile/dependency_file.hpp"
 #include "judging/compile/gpu_target.hpp"
-#include "command_line/options/folder_settings.hpp"
 #include "judging/os/process.hpp"
 #include "test_support.hpp"
 

@@ -40,7 +40,6 @@ const std::string secret_text = "seed 8675309 the secret testcase\n";
 
 bool have_landlock() { return sandbox::landlock_abi() > 0; }
 
-
 // A solution folder, a toolkit whose bin/nvcc runs `body` (with $out the library to write,
 // then written when the body succeeds), and a decoy folder beside them that nvcc may not
 // touch.

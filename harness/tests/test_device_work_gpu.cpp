@@ -1,20 +1,20 @@
 // The judge's GPU work agrees with its CPU oracles: the generator bit for bit, the
 // full output check figure for figure, the projected check row for row.
-#include "verification/check.hpp"
-#include "verification/reference.hpp"
 #include "common/rng.hpp"
-#include "verification/timed_check.hpp"
 #include "judging/os/gpu_turn.hpp"
 #include "referee/device_check.hpp"
-#include "referee/integrity_check.hpp"
 #include "referee/device_info.hpp"
 #include "referee/device_inputs.hpp"
+#include "referee/integrity_check.hpp"
+#include "verification/check.hpp"
+#include "verification/reference.hpp"
+#include "verification/timed_check.hpp"
 
 #include <algorithm>
 #include <cstdio>
-#include <unistd.h>
 #include <cstring>
 #include <doctest/doctest.h>
+#include <unistd.h>
 #include <vector>
 
 using namespace gemm;
@@ -81,8 +81,8 @@ TEST_CASE("the GPU output check gives the CPU check's figures") {
     const auto A = generate_matrix(spec, 0, MatrixId::A, M, N), B = generate_matrix(spec, 0, MatrixId::B, N, K);
     const Reference ref = reference_on_cpu(A, B, M, N, K);
     std::vector<float> C(ref.value.begin(), ref.value.end());
-    C[5] += 1.0f;                            // out of bound
-    C[K * 3 + 7] = std::nanf("");            // non-finite
+    C[5] += 1.0f;                              // out of bound
+    C[K * 3 + 7] = std::nanf("");              // non-finite
     std::memset(&C[K * (M - 1)], 0xFF, 4 * K); // the last row unwritten
     const OutputCheck cpu = compare_output(C.data(), ref);
     const auto c = on_device(C);
@@ -129,8 +129,8 @@ TEST_CASE("the GPU projected check passes a right output and finds a replayed on
 TEST_CASE("the integrity check finds a changed input float and a write into any guard band") {
     if (skip_without_gpu()) return;
     const std::size_t a = 100000, b = 3000, c = 777;
-    DeviceArray<float> storage((GuardedBuffer::footprint(a) + GuardedBuffer::footprint(b) + GuardedBuffer::footprint(c)) /
-                               sizeof(float));
+    DeviceArray<float> storage(
+        (GuardedBuffer::footprint(a) + GuardedBuffer::footprint(b) + GuardedBuffer::footprint(c)) / sizeof(float));
     float *base = storage.data();
     GuardedBuffer A(base, a), B(base + GuardedBuffer::footprint(a) / 4, b),
         C(base + (GuardedBuffer::footprint(a) + GuardedBuffer::footprint(b)) / 4, c);

@@ -1,6 +1,6 @@
 // The map of bad elements and the pattern in words, from synthetic bad-element sets.
-#include "verification/diagnosis.hpp"
 #include "test_support.hpp"
+#include "verification/diagnosis.hpp"
 
 #include <doctest/doctest.h>
 

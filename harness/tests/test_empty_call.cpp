@@ -192,7 +192,8 @@ TEST_CASE("stand-ins between the run's calls: their pooled cost is taken off, ea
     CHECK(used.spread_in_solution_process_ms() == 0.006);
 }
 
-TEST_CASE("stand-ins made in the solution's process too: how much more they cost there is kept beside, never taken off") {
+TEST_CASE(
+    "stand-ins made in the solution's process too: how much more they cost there is kept beside, never taken off") {
     const EmptyCall pooled = costing(0.380, 0.001);
     EmptyCall there = costing(0.3775, 0.004);
     there.samples = 10;

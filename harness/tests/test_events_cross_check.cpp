@@ -91,7 +91,7 @@ TEST_CASE("how far the path's cost moved into the solution's process widens the 
     REQUIRE(with);
     CHECK(with->tolerance_ms == doctest::Approx(0.0025));
     CHECK(with->agree);
-    CHECK(with->clock_ms == doctest::Approx(0.18522)); // the time is the clock's, as before
+    CHECK(with->clock_ms == doctest::Approx(0.18522));   // the time is the clock's, as before
     run.empty_call.solution_process_excess_ms = -0.0015; // cheaper there: as far the other way
     CHECK(cross_check_events(run)->agree);
 }

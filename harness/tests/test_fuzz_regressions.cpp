@@ -4,9 +4,9 @@
 // with TestcaseError; any other exception (or a crash) is the bug coming back.
 #include <doctest/doctest.h>
 
+#include "testcases/testcase.hpp"
 #include "verification/check.hpp"
 #include "verification/reference.hpp"
-#include "testcases/testcase.hpp"
 
 #include <algorithm>
 #include <exception>

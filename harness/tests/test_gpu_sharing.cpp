@@ -27,10 +27,10 @@ ProcessLookup machine(std::vector<std::tuple<pid_t, pid_t, std::string>> process
 
 TEST_CASE("a process on the GPU outside the judge's and the solution's groups is named, theirs are not") {
     const auto lookup = machine({{100, 100, "gemm-referee"},
-                                 {200, 200, "gemm-runner"},   // the baseline runner, its group's leader
-                                 {300, 300, "gemm-runner"},   // the solution's runner
-                                 {301, 300, "spinner"},       // a child the solution started: its group
-                                 {400, 400, "python3"}});     // someone else's
+                                 {200, 200, "gemm-runner"}, // the baseline runner, its group's leader
+                                 {300, 300, "gemm-runner"}, // the solution's runner
+                                 {301, 300, "spinner"},     // a child the solution started: its group
+                                 {400, 400, "python3"}});   // someone else's
     const GpuSharing s = classify_gpu_processes({100, 200, 301, 400, 999}, 100, {200, 300}, lookup);
     CHECK(s.judge_seen);
     REQUIRE(s.others.size() == 1);

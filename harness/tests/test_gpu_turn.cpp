@@ -91,7 +91,9 @@ TEST_CASE("GEMM_JUDGE_GPU_TURNS=0 turns the turns off") {
     const std::string saved = before ? before : "";
     setenv("GEMM_JUDGE_GPU_TURNS", "0", 1);
     CHECK_FALSE(gpu_turns_wanted());
-    if (before) setenv("GEMM_JUDGE_GPU_TURNS", saved.c_str(), 1);
-    else unsetenv("GEMM_JUDGE_GPU_TURNS");
+    if (before)
+        setenv("GEMM_JUDGE_GPU_TURNS", saved.c_str(), 1);
+    else
+        unsetenv("GEMM_JUDGE_GPU_TURNS");
     CHECK(gpu_turns_wanted() == (access("/dev/nvidiactl", F_OK) == 0));
 }

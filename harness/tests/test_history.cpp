@@ -699,7 +699,9 @@ TEST_CASE("a solution judged through a link is recorded under the file it links 
     std::ofstream(rung) << "// rung 2\n";
     fs::create_symlink("02-tiled.cu", folder.path / "tiled.cu");
     CHECK(recorded_solution_path((folder.path / "tiled.cu").string()) == fs::canonical(rung).string());
-    CHECK(recorded_solution_path((folder.path / "sub" / ".." / "02-tiled.cu").string()) == fs::canonical(rung).string());
+    CHECK(recorded_solution_path((folder.path / "sub" / ".." / "02-tiled.cu").string()) ==
+          fs::canonical(rung).string());
     // A file that does not exist (a name given to `history`) keeps its absolute, normal form.
-    CHECK(recorded_solution_path((folder.path / "gone.cu").string()) == (fs::canonical(folder.path) / "gone.cu").string());
+    CHECK(recorded_solution_path((folder.path / "gone.cu").string()) ==
+          (fs::canonical(folder.path) / "gone.cu").string());
 }

@@ -38,7 +38,8 @@ int record_costs(InterleavedStandIns &between, const double (&costs)[6]) {
 
 } // namespace
 
-TEST_CASE("a run of 100 short calls gets five or six turns of three stand-ins, the kinds in turn, each the run's length") {
+TEST_CASE(
+    "a run of 100 short calls gets five or six turns of three stand-ins, the kinds in turn, each the run's length") {
     // 2048³ on the H200: 0.38 ms of work, 0.37 ms of path: 0.75 ms raw, 100 calls in 0.3 s.
     InterleavedStandIns between(0.37, rule(0.3, 100));
     const auto turns = feed(between, 100, 0.75);
@@ -91,7 +92,7 @@ TEST_CASE("each kind's cost is its own median and spread") {
     CHECK(measured[0].first == StandInKind::Light);
     CHECK(measured[0].second.median_ms == doctest::Approx(0.405)); // 0.40, 0.41
     CHECK(measured[0].second.spread_ms == doctest::Approx(0.005));
-    CHECK(measured[1].second.median_ms == doctest::Approx(0.44)); // 0.43, 0.45
+    CHECK(measured[1].second.median_ms == doctest::Approx(0.44));  // 0.43, 0.45
     CHECK(measured[2].second.median_ms == doctest::Approx(0.415)); // 0.41, 0.42
 }
 
@@ -106,7 +107,8 @@ TEST_CASE("the kept calls pooled: their median and spread, one outlier among the
     CHECK(pooled.spread_ms < 0.03); // the shared-memory kind alone: 0.43 and 0.90
 }
 
-TEST_CASE("the same turns in the solution's process are pooled apart from the baseline's, and only once there are enough") {
+TEST_CASE(
+    "the same turns in the solution's process are pooled apart from the baseline's, and only once there are enough") {
     InterleavedStandIns between(0.37, rule(0.3, 100));
     const double costs[] = {0.40, 0.41, 0.43, 0.45, 0.41, 0.42};
     REQUIRE(record_costs(between, costs) == 6);

@@ -117,8 +117,8 @@ TEST_CASE("SIGTERM while the referee and a runner run stops them and everything 
     TempFolder folder;
     const auto pid_file = folder.at("pids");
     // Stands in for both programs: starts a sleep, records both pids, never says hello.
-    const auto program = folder.write("stand-in", "#!/bin/sh\nsleep 300 & echo $! >> " + pid_file +
-                                                      "; echo $$ >> " + pid_file + "; wait\n");
+    const auto program = folder.write("stand-in", "#!/bin/sh\nsleep 300 & echo $! >> " + pid_file + "; echo $$ >> " +
+                                                      pid_file + "; wait\n");
     fs::permissions(program, fs::perms::owner_all);
     const pid_t judge = fork();
     if (judge == 0) {

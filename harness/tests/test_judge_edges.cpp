@@ -20,9 +20,9 @@
 
 using namespace gemm;
 using gemm::test::contains;
-using gemm::test::skip_without_nvcc;
 using gemm::test::lines_of;
 using gemm::test::occurrences;
+using gemm::test::skip_without_nvcc;
 using gemm::test::TempFolder;
 namespace fs = std::filesystem;
 
@@ -411,9 +411,9 @@ TEST_CASE("both LeetGPU starter forms compile as they are and their solve() is f
     if (skip_without_nvcc()) return;
     for (const char *file : {"solve-h-starter.cu", "extern-c-starter.cu"}) {
         CAPTURE(file);
-        check_compiled_and_loaded(judge({std::string(GEMM_SOURCE_DIR) + "/harness/tests/leetgpu/" + file, "--no-history",
-                                         "--cache-dir", test::shared_compile_cache(), "--case", "sample/01-one-by-one",
-                                         "--time-budget", "0.01", "--no-shrink"}));
+        check_compiled_and_loaded(judge({std::string(GEMM_SOURCE_DIR) + "/harness/tests/leetgpu/" + file,
+                                         "--no-history", "--cache-dir", test::shared_compile_cache(), "--case",
+                                         "sample/01-one-by-one", "--time-budget", "0.01", "--no-shrink"}));
     }
 }
 

@@ -2,8 +2,8 @@
 // every known-bad solution against the verdict it must get. Cases that need a GPU
 // print "[skipped: no GPU]" without one, which CTest counts as skipped.
 #include "channel/protocol.hpp"
-#include "test_support.hpp"
 #include "judging/os/process.hpp"
+#include "test_support.hpp"
 
 #include <cmath>
 #include <csignal>
@@ -93,8 +93,7 @@ Expectation read_directives(const fs::path &file) {
     Expectation e;
     std::string compare_with;
     std::ifstream in(file);
-    const std::regex directive(
-        R"(^//\s*(expect|cases|detail|flags|decoys|min-time-ratio|compare-with):\s*(.*?)\s*$)");
+    const std::regex directive(R"(^//\s*(expect|cases|detail|flags|decoys|min-time-ratio|compare-with):\s*(.*?)\s*$)");
     for (std::string line; std::getline(in, line) && line.rfind("//", 0) == 0;) {
         std::smatch m;
         if (!std::regex_match(line, m, directive)) continue;
@@ -284,11 +283,12 @@ TEST_CASE("the seed kernels, by the seed's names, are AC on every default case")
 // A short run's stand-ins are made in the solution's process too (referee/case_referee.cpp):
 // what they cost there beyond the baseline's is kept beside the offset and widens the
 // tolerance the clock is held to against the solution's own events; it is never in a time.
-TEST_CASE("a short run's stand-ins in the solution's process are reported beside the offset and widen only the cross-check") {
+TEST_CASE(
+    "a short run's stand-ins in the solution's process are reported beside the offset and widen only the cross-check") {
     REQUIRE_GPU();
-    const auto run = run_judge(source_dir + "/solutions/09-h200-tuned.cu",
-                               {"--case", "rank/02-cube-2048", "--no-history", "--verbose"},
-                               "stand-ins-in-solution-process");
+    const auto run =
+        run_judge(source_dir + "/solutions/09-h200-tuned.cu",
+                  {"--case", "rank/02-cube-2048", "--no-history", "--verbose"}, "stand-ins-in-solution-process");
     CHECK(run.exit_code == 0);
     REQUIRE(run.report.is_object());
     REQUIRE(run.report["cases"].size() == 1);
@@ -321,8 +321,8 @@ TEST_CASE("two judges started together on one GPU take turns: both AC, and the o
         "side() { \"$0\" \"$1\" --case perf/01-cube-4096 --case sample/01-one-by-one --no-history --verbose "
         "--json \"$2/turns-$3.json\" >\"$2/turns-$3.txt\" 2>&1; }; "
         "side \"$1\" \"$2\" a & a=$!; side \"$1\" \"$2\" b & b=$!; wait $a; sa=$?; wait $b; sb=$?; exit $((sa | sb))";
-    const auto run = gemm::run_captured(
-        {"sh", "-c", script, judge_program, source_dir + "/solutions/02-tiled.cu", dir.string()});
+    const auto run =
+        gemm::run_captured({"sh", "-c", script, judge_program, source_dir + "/solutions/02-tiled.cu", dir.string()});
     CHECK(run.exit_code == 0);
     int waited = 0;
     for (const std::string side : {"a", "b"}) {
@@ -376,13 +376,13 @@ int main() {
     for (;;) { spin<<<132, 32>>>(1000000000LL); cudaDeviceSynchronize(); }
 }
 )";
-    const auto built = gemm::run_captured(
-        {GEMM_NVCC, "-O2", "-o", (dir / "gpu-spinner").string(), (dir / "gpu-spinner.cu").string()});
+    const auto built =
+        gemm::run_captured({GEMM_NVCC, "-O2", "-o", (dir / "gpu-spinner").string(), (dir / "gpu-spinner.cu").string()});
     REQUIRE_MESSAGE(built.exit_code == 0, built.output);
-    const pid_t judge = start_with_output({judge_program, source_dir + "/solutions/02-tiled.cu", "--shape",
-                                           "2048x2048x2048", "--time-budget", "4", "--no-history", "--json",
-                                           (dir / "report.json").string()},
-                                          dir / "judge.txt");
+    const pid_t judge =
+        start_with_output({judge_program, source_dir + "/solutions/02-tiled.cu", "--shape", "2048x2048x2048",
+                           "--time-budget", "4", "--no-history", "--json", (dir / "report.json").string()},
+                          dir / "judge.txt");
     // The solution's runner starts once the referee has measured the empty call (the second
     // gemm-runner): then the other program starts, while the case's calls run.
     for (int i = 0; i < 3000 && gemm::test::children_named(judge, "gemm-runner") < 2; ++i) usleep(10 * 1000);

@@ -242,7 +242,8 @@ TEST_CASE("what the stand-ins cost in the solution's process beyond the baseline
 TEST_CASE("a short run's stand-ins of every kind come back, each with its own cost and cap") {
     auto t = sample_timing();
     t.empty_call.stands_in_for_ms = 0.21;
-    t.empty_call.stand_ins = {{"light", 0.375, 0.004, 11, false}, {"shared-memory", 0.402, 0.006, 11, false},
+    t.empty_call.stand_ins = {{"light", 0.375, 0.004, 11, false},
+                              {"shared-memory", 0.402, 0.006, 11, false},
                               {"streaming", 0.44, 0.002, 11, true}};
     const auto back = round_trip(t);
     REQUIRE(back.empty_call.stand_ins.size() == 3);

@@ -1,10 +1,10 @@
 // The two FP64 references agree: the CPU one for small cases and cuBLAS DGEMM for
 // large ones must be interchangeable, or a case's verdict would depend on its size.
-#include "verification/reference.hpp"
 #include "common/rng.hpp"
 #include "judging/os/gpu_turn.hpp"
 #include "referee/device_info.hpp"
 #include "referee/reference_cublas.hpp"
+#include "verification/reference.hpp"
 
 #include <cmath>
 #include <cstdio>
@@ -32,10 +32,12 @@ TEST_CASE("the CPU and cuBLAS FP64 references agree to FP64 rounding") {
     compute_reference(handle, a.data(), b.data(), device);
     cublasDestroy(handle);
     Reference gpu{M, N, K, std::vector<double>(device.value.size()), std::vector<double>(device.value.size()), ""};
-    cuda_check(cudaMemcpy(gpu.value.data(), device.value.data(), gpu.value.size() * sizeof(double),
-                          cudaMemcpyDeviceToHost), "download");
+    cuda_check(
+        cudaMemcpy(gpu.value.data(), device.value.data(), gpu.value.size() * sizeof(double), cudaMemcpyDeviceToHost),
+        "download");
     cuda_check(cudaMemcpy(gpu.magnitude.data(), device.magnitude.data(), gpu.magnitude.size() * sizeof(double),
-                          cudaMemcpyDeviceToHost), "download");
+                          cudaMemcpyDeviceToHost),
+               "download");
     const Reference cpu = reference_on_cpu(A, B, M, N, K);
     REQUIRE(gpu.value.size() == cpu.value.size());
     // Any two FP64 summation orders differ by at most 2·γ_N(FP64)·(|A||B|)ᵢⱼ.

@@ -1,9 +1,9 @@
 // What the user reads: rows, the summary line, durations and the JSON report.
 #include <doctest/doctest.h>
 
-#include "common/terminal_text.hpp"
 #include "command_line/reporters/report.hpp"
 #include "command_line/reporters/report_json.hpp"
+#include "common/terminal_text.hpp"
 
 #include <cmath>
 #include <string>
@@ -227,16 +227,16 @@ TEST_CASE("the widest row of the suite's names and shapes fits in 100 columns, n
 
 TEST_CASE("times are printed to the resolution of their run, and below it say so") {
     auto tiny = timed(0.023);
-    CHECK(format_time(tiny) == "< 0.05 ms"); // the path's run-to-run drift is 0.01 ms
-    CHECK(format_time(timed(0.51)) == "0.51 ms");    // 0.01 ms is under 2% of it
+    CHECK(format_time(tiny) == "< 0.05 ms");      // the path's run-to-run drift is 0.01 ms
+    CHECK(format_time(timed(0.51)) == "0.51 ms"); // 0.01 ms is under 2% of it
     CHECK(format_time(timed(0.2)) == "0.20 ± 0.01 ms");
     auto spread = timed(0.51);
     spread.stats.q1_ms = 0.40;
     spread.stats.q3_ms = 0.62; // IQR 0.22 over 10 calls: the median's error 0.065
     CHECK(format_time(spread) == "0.51 ± 0.07 ms");
     CHECK(format_time(timed(17.034)) == "17.0 ms"); // 0.5%: 0.085 ms
-    CHECK(format_time(timed(2.5)) == "2.5 ms");      // 0.0125 ms: the hundredths would move by more than one
-    CHECK(format_time(timed(1.5)) == "1.50 ms");     // 0.01 ms: the hundredths move by one at most
+    CHECK(format_time(timed(2.5)) == "2.5 ms");     // 0.0125 ms: the hundredths would move by more than one
+    CHECK(format_time(timed(1.5)) == "1.50 ms");    // 0.01 ms: the hundredths move by one at most
     CHECK(format_time(timed(1234.0)) == "1.23 s");
     auto offset_spread = timed(0.3);
     offset_spread.empty_call.spread_ms = 0.03; // the offset taken off is no surer than that
@@ -429,10 +429,11 @@ TEST_CASE("the verification line adds up every case's verified calls") {
     results[0].verification = Verification{20, 1, 19, 2, 1024};
     results[1].verification = Verification{1, 1, 0, 0, 0};
     CHECK(format_verification(results) == "verified: every call of solve(), 21 calls: 2 against the full FP64 "
-                                           "reference, 19 by 2 Freivalds projections and 1024 sampled elements each\n");
+                                          "reference, 19 by 2 Freivalds projections and 1024 sampled elements each\n");
 }
 
-TEST_CASE("the judge's own time: each part in seconds, the rest what no part names, a wait for the GPU only when there was one") {
+TEST_CASE("the judge's own time: each part in seconds, the rest what no part names, a wait for the GPU only when there "
+          "was one") {
     RunTimeline t;
     CHECK(format_timeline(t).empty());
     t.probe_s = 0.25;

@@ -101,9 +101,8 @@ CompareSummary compare_summary() {
 }
 
 // Writes one report through JsonReporter: `tell` says what the run found.
-template <typename Tell>
-void write_report(const std::string &path, const RunContext &run, const std::vector<CaseResult> &results, int status,
-                  Tell tell) {
+template <typename Tell> void write_report(const std::string &path, const RunContext &run,
+                                           const std::vector<CaseResult> &results, int status, Tell tell) {
     JsonReporter json(path);
     tell(json);
     json.run_finished(run, results, status);
@@ -125,11 +124,13 @@ TEST_CASE("every kind of --json report validates against docs/report.schema.json
     TempFolder folder;
     const auto results = every_verdict();
     write_report(folder.at("judge.json"), schema_run(true), results, 1, [&](Reporter &r) {
-        r.shrunk({"secret/<script>", {{1, 17, 1}, 12, {"N = 16 passes"}}, "N = 16 passes", "./judge x.cu --shape 1x17x1"});
+        r.shrunk(
+            {"secret/<script>", {{1, 17, 1}, 12, {"N = 16 passes"}}, "N = 16 passes", "./judge x.cu --shape 1x17x1"});
         r.cases_not_run({{"perf/big"}, "stopped after 3 cases ended in RE or TLE"});
     });
-    write_report(folder.at("no-gpu.json"), schema_run(false), {}, 6,
-                 [](Reporter &r) { r.no_gpu({"no NVIDIA driver is loaded", "x.cu", "sm_90", true, ""}); });
+    write_report(folder.at("no-gpu.json"), schema_run(false), {}, 6, [](Reporter &r) {
+        r.no_gpu({"no NVIDIA driver is loaded", "x.cu", "sm_90", true, ""});
+    });
     write_report(folder.at("compile-error.json"), schema_run(true), {}, 4, [](Reporter &) {});
     write_report(folder.at("stress.json"), schema_run(true), {results[1]}, 1, [](Reporter &r) {
         r.stressed({7, 200, std::string("stress/7"), 256, 1});
@@ -139,7 +140,8 @@ TEST_CASE("every kind of --json report validates against docs/report.schema.json
         KernelProfile p{"gemm_kernel", 1, 0.2, 2e9, 30, 80, 50, 128, 49152};
         r.profiled({"perf/cube", {1024, 1024, 1024}, p, 0.21});
     });
-    write_report(folder.at("compare.json"), schema_run(true), {}, 0, [](Reporter &r) { r.compared(compare_summary()); });
+    write_report(folder.at("compare.json"), schema_run(true), {}, 0,
+                 [](Reporter &r) { r.compared(compare_summary()); });
     write_report(folder.at("history.json"), schema_run(true), {}, 0, [](Reporter &r) {
         Attempt a;
         a.id = 3;

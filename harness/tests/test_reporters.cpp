@@ -1,9 +1,9 @@
 // The reporters as a newcomer meets them: colour only on a terminal that wants it, text
 // from outside escaped on the console, made valid UTF-8 in JSON and well-formed in JUnit,
 // columns laid out by display width, and a report that cannot be written named (exit 7).
+#include "command_line/reporters/reporter.hpp"
 #include "common/errors.hpp"
 #include "common/terminal_text.hpp"
-#include "command_line/reporters/reporter.hpp"
 #include "test_support.hpp"
 
 #include <algorithm>
@@ -90,7 +90,8 @@ struct Recording : Reporter {
 } // namespace
 
 TEST_CASE("a name with wide or accented characters is padded by its display width, so the columns line up") {
-    const ConsoleLayout layout({{"secret/ascii", 2, 2, 2}, {"secret/日本-ü", 2, 2, 2}, {"secret/cafe\xcc\x81", 2, 2, 2}});
+    const ConsoleLayout layout(
+        {{"secret/ascii", 2, 2, 2}, {"secret/日本-ü", 2, 2, 2}, {"secret/cafe\xcc\x81", 2, 2, 2}});
     for (const std::string name : {"secret/ascii", "secret/日本-ü", "secret/cafe\xcc\x81"}) {
         CAPTURE(name);
         const std::string row = format_row(with_verdict(name, Verdict::AC), layout, false);

@@ -2,8 +2,8 @@
 // maximum, throttled samples discarded, and the empty call's cost taken off.
 #include <doctest/doctest.h>
 
-#include "verification/plausibility.hpp"
 #include "measurement/sampling.hpp"
+#include "verification/plausibility.hpp"
 
 using namespace gemm;
 
@@ -100,9 +100,9 @@ TEST_CASE("a time faster than the dense tensor-core peak is impossible") {
 TEST_CASE("the calls' stopping rule names its parameters and stops at the most calls, else at the budget") {
     const CallBudgetRule rule = SamplingRule{1, 5, 100, 0.3}.stopping_rule();
     CHECK(rule.parameters() == std::vector<RuleParameter>{{"min_calls", 5}, {"max_calls", 100}, {"budget_s", 0.3}});
-    CHECK(rule.wants_more({4, 1.0}));        // fewer than the least, whatever was spent
-    CHECK(rule.wants_more({5, 0.1}));        // the budget is not spent
-    CHECK_FALSE(rule.wants_more({5, 0.3}));  // it is
-    CHECK_FALSE(rule.wants_more({100, 0}));  // the most calls
+    CHECK(rule.wants_more({4, 1.0}));       // fewer than the least, whatever was spent
+    CHECK(rule.wants_more({5, 0.1}));       // the budget is not spent
+    CHECK_FALSE(rule.wants_more({5, 0.3})); // it is
+    CHECK_FALSE(rule.wants_more({100, 0})); // the most calls
     CHECK(rule.budget_spent({5, 0.3}));
 }

@@ -10,10 +10,10 @@
 #include "sandbox/landlock.hpp"
 #include "test_support.hpp"
 
-#include <cstdint>
 #include <arpa/inet.h>
 #include <chrono>
 #include <cstddef>
+#include <cstdint>
 #include <cstring>
 #include <doctest/doctest.h>
 #include <fcntl.h>

@@ -139,7 +139,7 @@ TEST_CASE("no score for a run with a failed case or without a timed case") {
 }
 
 TEST_CASE("a judge run's score is over the cases timed against cuBLAS only, in cuBLAS time / yours, or none") {
-    // As in issue 15: tiny cases timed without cuBLAS, where a tuned kernel's setup costs
+    // As once happened: tiny cases timed without cuBLAS, where a tuned kernel's setup costs
     // more, make tiled look faster than h200_tuned by geometric-mean time; against cuBLAS on
     // the perf cases h200_tuned is four times faster.
     const std::vector<CaseResult> tiled{timed_case("sample/01-one-by-one", 1, 0.010, std::nullopt),

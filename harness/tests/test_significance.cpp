@@ -270,7 +270,7 @@ TEST_CASE("a 2% change, with realistic noise, is still called at the nine-shape 
     CHECK(slower >= 90);
 }
 
-TEST_CASE("one round off by 4.3% no longer hides a 3.8% change (issue 15: cuBLAS called not significant)") {
+TEST_CASE("one round off by 4.3% no longer hides a 3.8% change (cuBLAS against itself once called significant)") {
     // compare h200_tuned.cu cublas.cu: cuBLAS 3.8% faster on one shape at p ≈ 1e-60, but
     // another shape's first round was 4.3% off its second on one side, and the old rule
     // made that the floor of every shape.

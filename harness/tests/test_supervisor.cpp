@@ -63,7 +63,8 @@ TEST_CASE("a well-behaved solution is AC by the referee's own check of C") {
     CHECK(s.run_case(small_case("b")).verdict == Verdict::AC);
 }
 
-TEST_CASE("while another judge has the GPU nothing starts, and start() waits for the turn, then judges and says how long") {
+TEST_CASE(
+    "while another judge has the GPU nothing starts, and start() waits for the turn, then judges and says how long") {
     setenv("GEMM_JUDGE_GPU_TURNS", "1", 1); // this process only: a CTest case runs alone in its own
     auto other_judge = GpuTurn::take(gpu_turn_lock_path(), nullptr);
     REQUIRE(other_judge->held());
@@ -120,14 +121,16 @@ TEST_CASE("a solution whose call overruns its limit gets TLE and is killed") {
     CHECK(r.wall_seconds < 5.0);
 }
 
-TEST_CASE("a stand-in call in the solution's process is no call of solve(): it leaves the calls' count and the verdict alone") {
+TEST_CASE("a stand-in call in the solution's process is no call of solve(): it leaves the calls' count and the verdict "
+          "alone") {
     StandIn stand_in("ok");
     Supervisor s(stand_in.options);
     const auto r = s.run_case(small_case("stand-in-first"));
     CHECK(r.verdict == Verdict::AC);
 }
 
-TEST_CASE("a solution's process kept from returning from the judge's stand-in call gets TLE that says so, and is killed") {
+TEST_CASE(
+    "a solution's process kept from returning from the judge's stand-in call gets TLE that says so, and is killed") {
     StandIn stand_in("hang-in-stand-in");
     Supervisor s(stand_in.options);
     const auto r = s.run_case(small_case("stand-in-first", 0.3));

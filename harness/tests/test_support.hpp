@@ -1,8 +1,8 @@
 // Helpers shared by the suites that work with files and child processes.
 #pragma once
 
-#include "measurement/gpu_sharing.hpp"
 #include "judging/os/process.hpp"
+#include "measurement/gpu_sharing.hpp"
 
 #include <chrono>
 #include <cstdio>
@@ -11,8 +11,8 @@
 #include <iterator>
 #include <sstream>
 #include <string>
-#include <vector>
 #include <unistd.h>
+#include <vector>
 
 namespace gemm::test {
 

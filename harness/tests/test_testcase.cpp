@@ -2,8 +2,8 @@
 // and loading the shipped suite.
 #include <doctest/doctest.h>
 
-#include "testcases/testcase.hpp"
 #include "test_support.hpp"
+#include "testcases/testcase.hpp"
 
 #include <algorithm>
 #include <chrono>

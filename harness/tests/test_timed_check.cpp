@@ -3,10 +3,10 @@
 // and rejects a replayed, a scaled-replayed, a stale and a half-written output.
 #include <doctest/doctest.h>
 
-#include "verification/reference.hpp"
 #include "common/rng.hpp"
-#include "verification/timed_check.hpp"
 #include "test_support.hpp"
+#include "verification/reference.hpp"
+#include "verification/timed_check.hpp"
 
 #include <cmath>
 #include <cstring>
@@ -39,7 +39,8 @@ std::vector<float> fp32_split(const Inputs &p, int chunks) {
             float total = 0;
             for (int c = 0; c < chunks; ++c) {
                 float part = 0;
-                for (int q = c * p.N / chunks; q < (c + 1) * p.N / chunks; ++q) part = std::fma(a(p, i, q), b(p, q, j), part);
+                for (int q = c * p.N / chunks; q < (c + 1) * p.N / chunks; ++q)
+                    part = std::fma(a(p, i, q), b(p, q, j), part);
                 total += part;
             }
             C[static_cast<std::size_t>(i) * p.K + j] = total;

@@ -1,15 +1,15 @@
 // What one testcase produced: the data every later stage (supervisor, report) reads.
 #pragma once
 
-#include "verification/check.hpp"
-#include "verification/referee_facts.hpp"
 #include "common/device.hpp"
 #include "measurement/timed_run.hpp"
+#include "verification/check.hpp"
+#include "verification/referee_facts.hpp"
 #include "verification/verdict.hpp"
 
 #include <optional>
-#include <vector>
 #include <string>
+#include <vector>
 
 namespace gemm {
 
@@ -23,9 +23,9 @@ struct PhaseTimes {
 
 // How the outputs of a case were verified.
 struct Verification {
-    int calls = 0;          // calls of solve() whose output was verified (every call)
-    int full_checks = 0;    // against the full FP64 reference, element by element
-    int projected_checks = 0; // by Freivalds projections and sampled elements
+    int calls = 0;                                    // calls of solve() whose output was verified (every call)
+    int full_checks = 0;                              // against the full FP64 reference, element by element
+    int projected_checks = 0;                         // by Freivalds projections and sampled elements
     int projection_vectors = 0, sampled_elements = 0; // per projected check
 };
 
@@ -48,7 +48,7 @@ struct CaseResult {
     int failed_call = 0;                // the call of solve() it was gone during, 0 when between calls
     PhaseTimes phases;
     Verification verification;
-    std::string output_tail;            // the solution's stdout/stderr, bounded, filled by the supervisor
+    std::string output_tail; // the solution's stdout/stderr, bounded, filled by the supervisor
     double wall_seconds = 0;
 };
 

@@ -24,11 +24,13 @@ Judgement judge_referee_facts(const Shape &shape, const CaseResult &reported, co
     case RefereeWork::RefereeFailed: return {Verdict::JE, facts.why};
     case RefereeWork::Completed: break;
     }
-    if (!reported.check || !facts.checked_integrity) return {Verdict::JE, "the referee's result holds no check of the output"};
+    if (!reported.check || !facts.checked_integrity)
+        return {Verdict::JE, "the referee's result holds no check of the output"};
     const Judgement checked = judge_output(*reported.check, *facts.checked_integrity);
     if (checked.verdict != Verdict::AC || !facts.failed_timed_call) return checked;
     const FailedTimedCall &failed = *facts.failed_timed_call;
-    const Judgement timed = judge_timed_call(failed.check, reported.check->precision, shape.N, static_cast<long long>(shape.M) * shape.K);
+    const Judgement timed =
+        judge_timed_call(failed.check, reported.check->precision, shape.N, static_cast<long long>(shape.M) * shape.K);
     if (timed.verdict == Verdict::AC)
         return {Verdict::JE, "the referee stopped at timed call " + std::to_string(failed.call) +
                                  ", whose checks pass: the two sides disagree"};

@@ -6,8 +6,8 @@
 // --sanitize, each tool's finding. A case's identity (name and shape) is stamped here, once.
 #pragma once
 
-#include "verification/case_result.hpp"
 #include "common/shape.hpp"
+#include "verification/case_result.hpp"
 
 #include <optional>
 #include <string>

@@ -138,5 +138,4 @@ Judgement judge_output(const OutputCheck &o, const IntegrityCheck &g) {
     return j;
 }
 
-
 } // namespace gemm

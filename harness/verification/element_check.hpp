@@ -1,5 +1,5 @@
 // The verdict on one element of C, written once for the CPU check (check.cpp) and the
-// GPU check (worker/device_check.cu), so the two cannot disagree on what is wrong.
+// GPU check (referee/device_check.cu), so the two cannot disagree on what is wrong.
 #pragma once
 
 #include "common/portable.hpp"

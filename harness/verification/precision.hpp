@@ -28,6 +28,6 @@ const PrecisionTraits &traits_of(Precision p);
 const char *precision_name(Precision p);
 std::optional<Precision> parse_precision(const std::string &name);
 std::vector<std::string> precision_names(); // for --precision's check and help
-double input_unit_roundoff(Precision p); // 0 for FP32, 2^-11 for TF32, 2^-8 for BF16
+double input_unit_roundoff(Precision p);    // 0 for FP32, 2^-11 for TF32, 2^-8 for BF16
 
 } // namespace gemm

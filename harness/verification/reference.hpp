@@ -1,6 +1,6 @@
 // The FP64 reference: R = A·B and the magnitude |A|·|B| that scales the error bound,
 // both in FP64 from the FP32 inputs. The worker computes it on the GPU with cuBLAS DGEMM
-// (worker/reference_cublas.hpp); this CPU one checks a testcase's expected C, exports
+// (referee/reference_cublas.hpp); this CPU one checks a testcase's expected C, exports
 // cases, and is the oracle of the CPU tests and of the GPU references' test.
 #pragma once
 

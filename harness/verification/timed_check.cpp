@@ -104,9 +104,9 @@ ProjectionTally project_on_cpu(const std::vector<float> &A, const std::vector<fl
         const double bound = projection_bound(N, K, magnitude, output_magnitude, per_magnitude);
         const bool failed = !(difference <= bound); // NaN fails
         p.worst_ratio = std::max(p.worst_ratio, failed && !std::isfinite(difference) ? INFINITY
-                                                : bound > 0                           ? difference / bound
-                                                : difference > 0                      ? INFINITY
-                                                                                      : 0.0);
+                                                : bound > 0                          ? difference / bound
+                                                : difference > 0                     ? INFINITY
+                                                                                     : 0.0);
         if (!failed) continue;
         if (p.rows_failed++ == 0) {
             p.first_failed_row = i;

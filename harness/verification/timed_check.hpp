@@ -16,16 +16,16 @@
 // testcases/README.md derives the bound for problem setters.
 #pragma once
 
-#include "verification/check.hpp"
 #include "common/portable.hpp"
+#include "verification/check.hpp"
 
 #include <optional>
 #include <vector>
 
 namespace gemm {
 
-constexpr int projection_vectors = 2;   // independent x per call
-constexpr int sampled_elements = 1024;  // exactly recomputed elements per call
+constexpr int projection_vectors = 2;  // independent x per call
+constexpr int sampled_elements = 1024; // exactly recomputed elements per call
 constexpr double sampled_normwise_slack = 3.0;
 // Below this many elements in C a sample's normwise error is one element's relative
 // error, which cancellation can make large for a correct kernel: only the bounds apply.
@@ -49,10 +49,10 @@ GEMM_HOST_DEVICE inline double projection_bound(int N, int K, double magnitude, 
 struct ProjectionTally {
     int vectors = 0;
     long long rows_checked = 0, rows_failed = 0;
-    long long first_failed_row = -1;  // in the first vector that failed
-    double first_difference = 0;      // |(C·x − A·(B·x))ᵢ| there; NaN when C·x is not finite
+    long long first_failed_row = -1; // in the first vector that failed
+    double first_difference = 0;     // |(C·x − A·(B·x))ᵢ| there; NaN when C·x is not finite
     double first_bound = 0;
-    double worst_ratio = 0;           // max difference / bound over all rows and vectors
+    double worst_ratio = 0; // max difference / bound over all rows and vectors
 };
 
 struct SampleTally {

@@ -8,8 +8,8 @@ debian_packages="libcli11-dev doctest-dev nlohmann-json3-dev libxxhash-dev libsq
 # and by scripts/test for the plot tests: not by the first build.
 plot_packages="python3-matplotlib"
 # What only the tests need, installed by scripts/test: the report schema's validator
-# (scripts/check-report).
-test_packages="python3-jsonschema"
+# (scripts/check-report) and clang-format (every source file's layout is checked).
+test_packages="python3-jsonschema clang-format"
 # What the browser test of ./judge serve drives (harness/tests/test_serve_browser.py), installed
 # by scripts/test alone.
 browser_packages="chromium chromium-driver python3-selenium"

@@ -1,12 +1,12 @@
-#include "common/errors.hpp"
-#include "measurement/sampling.hpp"
-#include "measurement/significance.hpp"
-#include "measurement/stats.hpp"
 #include "command_line/history/history.hpp"
 #include "command_line/modes/rank_mode.hpp"
 #include "command_line/modes/ranked_set.hpp"
-#include "judging/case_policy.hpp"
 #include "command_line/modes/session.hpp"
+#include "common/errors.hpp"
+#include "judging/case_policy.hpp"
+#include "measurement/sampling.hpp"
+#include "measurement/significance.hpp"
+#include "measurement/stats.hpp"
 
 #include <algorithm>
 #include <array>
@@ -72,9 +72,10 @@ Timings timings_of_report(const std::string &side, const JudgeOptions &options) 
     nlohmann::json report;
     if (side.rfind('#', 0) == 0) {
         const long long id = attempt_id(side);
-        const auto attempt = History::open(options.history.path.empty() ? default_history_path() : options.history.path,
-                                           options.history.path.empty() ? HistoryPlace::default_place : HistoryPlace::named)
-                                 .attempt(id);
+        const auto attempt =
+            History::open(options.history.path.empty() ? default_history_path() : options.history.path,
+                          options.history.path.empty() ? HistoryPlace::default_place : HistoryPlace::named)
+                .attempt(id);
         if (!attempt) throw UsageError(side + ": no such attempt in the history");
         report = nlohmann::json::parse(attempt->report_json);
     } else {
@@ -137,8 +138,16 @@ ComparedShape compare_raw(const std::string &name, const SideTiming &before, con
     speedup.ratio = old_ms / new_ms;
     speedup.low = std::min(taken_off(raw.low), speedup.ratio);
     speedup.high = std::max(taken_off(raw.high), speedup.ratio);
-    return {name, {before.M, before.N, before.K}, old_ms, new_ms, test.p_value, speedup,
-            significant(raw, test.p_value), true, rounds_of(before), rounds_of(after)};
+    return {name,
+            {before.M, before.N, before.K},
+            old_ms,
+            new_ms,
+            test.p_value,
+            speedup,
+            significant(raw, test.p_value),
+            true,
+            rounds_of(before),
+            rounds_of(after)};
 }
 
 // Every shape's interval at the family-wise level of all the shapes compared: nine shapes
@@ -161,9 +170,16 @@ std::vector<ComparedShape> compare_timings(const Timings &old_side, const Timing
         }
         const RankTest test = mann_whitney_u(before.pooled(), after->second.pooled());
         const RatioInterval speedup = median_ratio_interval(after->second.rounds_ms, before.rounds_ms, rule);
-        rows.push_back({name, {before.M, before.N, before.K}, summarize(before.pooled()).median_ms,
-                        summarize(after->second.pooled()).median_ms, test.p_value, speedup,
-                        significant(speedup, test.p_value), false, rounds_of(before), rounds_of(after->second)});
+        rows.push_back({name,
+                        {before.M, before.N, before.K},
+                        summarize(before.pooled()).median_ms,
+                        summarize(after->second.pooled()).median_ms,
+                        test.p_value,
+                        speedup,
+                        significant(speedup, test.p_value),
+                        false,
+                        rounds_of(before),
+                        rounds_of(after->second)});
     }
     return rows;
 }
@@ -255,12 +271,13 @@ CasePolicy round_policy(const TestCase &tc, const JudgeOptions &options) {
 std::optional<int> time_live(const JudgeOptions &options, Reporters &report, Timings &old_side, Timings &new_side) {
     const auto ranked = ranked_cases(options);
     HeldSide old_held, new_held;
-    Session before(options, old_held.reporters, options.solution), after(options, new_held.reporters, options.rounds.other);
+    Session before(options, old_held.reporters, options.solution),
+        after(options, new_held.reporters, options.rounds.other);
     std::unique_ptr<Supervisor> old_worker, new_worker;
     if (const auto status = prepare_both(before, after, old_held, new_held, ranked, old_worker, new_worker, report))
         return status;
-    report.note("compare: " + options.solution + " (old) and " + options.rounds.other + " (new), interleaved shape by shape on " +
-                before.context.device.name);
+    report.note("compare: " + options.solution + " (old) and " + options.rounds.other +
+                " (new), interleaved shape by shape on " + before.context.device.name);
     CaseResult failure;
     std::string failed_side;
     const SpreadRule rule(options.rounds.spread_target, options.rounds.budget_s);

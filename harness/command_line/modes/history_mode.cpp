@@ -1,9 +1,9 @@
-#include "verification/verdict.hpp"
 #include "command_line/history/history.hpp"
 #include "command_line/modes/rank_mode.hpp"
-#include "judging/os/process.hpp"
-#include "command_line/reporters/reporter.hpp"
 #include "command_line/modes/session.hpp"
+#include "command_line/reporters/reporter.hpp"
+#include "judging/os/process.hpp"
+#include "verification/verdict.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -30,7 +30,8 @@ std::optional<History> open_history(const JudgeOptions &options, Reporters &repo
                     " does not exist (every judge and rank run is recorded there)");
         return std::nullopt;
     }
-    History history = History::open(path, options.history.path.empty() ? HistoryPlace::default_place : HistoryPlace::named);
+    History history =
+        History::open(path, options.history.path.empty() ? HistoryPlace::default_place : HistoryPlace::named);
     if (!history.recovery_note().empty()) std::cerr << history.recovery_note() << "\n";
     return history;
 }
@@ -78,8 +79,8 @@ int show_history(const JudgeOptions &options) {
         if (!options.solution.empty()) filter.solution = solution_key(options.solution);
         const auto attempts = read_or_start_over(*history, [&] { return history->attempts(filter); });
         if (attempts.empty()) {
-            report.note("history: no attempt recorded" + (options.solution.empty() ? "" : " for " + options.solution) + " in " +
-                        history->path());
+            report.note("history: no attempt recorded" + (options.solution.empty() ? "" : " for " + options.solution) +
+                        " in " + history->path());
             return 0;
         }
         HistoryList list;

@@ -1,20 +1,20 @@
 // ./judge: options → testcases → compile → supervisor (workers) → report.
 // The modes: the suite (or one --shape), --stress, --sanitize (command_line/modes/session.hpp), and
 // rank, compare, history, leaderboard (command_line/modes/rank_mode.hpp); case and cache commands.
-#include "testcases/case_command.hpp"
-#include "testcases/case_tools.hpp"
+#include "command_line/modes/batch_mode.hpp"
+#include "command_line/modes/rank_mode.hpp"
+#include "command_line/modes/session.hpp"
+#include "command_line/options/cli.hpp"
+#include "command_line/reporters/plot_call.hpp"
 #include "common/errors.hpp"
 #include "common/terminal_text.hpp"
-#include "testcases/testcase.hpp"
 #include "judging/compile/cache_command.hpp"
-#include "command_line/modes/rank_mode.hpp"
-#include "command_line/modes/batch_mode.hpp"
-#include "command_line/options/cli.hpp"
 #include "judging/os/interrupt.hpp"
-#include "command_line/reporters/plot_call.hpp"
-#include "command_line/modes/session.hpp"
 #include "judging/supervisor.hpp"
 #include "sandbox/identity.hpp"
+#include "testcases/case_command.hpp"
+#include "testcases/case_tools.hpp"
+#include "testcases/testcase.hpp"
 #ifdef GEMM_JUDGE_HAS_SERVE
 #include "serve/serve.hpp"
 #endif
@@ -40,7 +40,8 @@ int list_cases(const JudgeOptions &options) {
     }
     std::cout << std::flush;
     for (const auto &problem : suite.problems) std::cerr << escape_for_terminal(problem, true) << "\n";
-    if (const auto unrun = never_run_files(options.selection.testcases_dir, options.selection.testcases_dir); !unrun.empty())
+    if (const auto unrun = never_run_files(options.selection.testcases_dir, options.selection.testcases_dir);
+        !unrun.empty())
         std::cerr << "judge: note: " << unrun.size()
                   << " file(s) meant as testcases never run; ./judge case validate names them\n";
     if (!suite.problems.empty()) {
@@ -75,8 +76,8 @@ int judge(const JudgeOptions &options) {
     if (const auto status = session.prepare(cases, supervisor)) return *status;
     report.run_started(session.context);
     const std::vector<CaseResult> results = options.selection.stress > 0 ? session.stress(*supervisor)
-                                            : options.sanitize ? session.sanitize(cases)
-                                                         : session.judge_cases(*supervisor, cases);
+                                            : options.sanitize           ? session.sanitize(cases)
+                                                                         : session.judge_cases(*supervisor, cases);
     const int status = session.finish(results);
     // The report is out: the prompt need not wait for three CUDA contexts to be torn down.
     supervisor->stop_without_waiting();
@@ -95,7 +96,8 @@ int serve_command(int argc, char **argv) {
 #ifdef GEMM_JUDGE_HAS_SERVE
     const char *root = std::getenv("GEMM_JUDGE_ROOT");
     const std::string checkout = root && *root ? root : GEMM_JUDGE_SOURCE_ROOT;
-    return serve::serve_main(argc - 1, argv + 1, fs::read_symlink("/proc/self/exe").string(), checkout, checkout_testcases_dir());
+    return serve::serve_main(argc - 1, argv + 1, fs::read_symlink("/proc/self/exe").string(), checkout,
+                             checkout_testcases_dir());
 #else
     (void)argc;
     (void)argv;

@@ -1,8 +1,8 @@
 #include "command_line/modes/profile.hpp"
-#include "measurement/stats.hpp"
 #include "common/text.hpp"
-#include "judging/os/process.hpp"
 #include "judging/case_policy.hpp"
+#include "judging/os/process.hpp"
+#include "measurement/stats.hpp"
 
 #include <cstdio>
 #include <cstdlib>

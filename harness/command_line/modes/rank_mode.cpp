@@ -1,12 +1,12 @@
 #include "command_line/modes/rank_mode.hpp"
-#include "verification/run_score.hpp"
+#include "command_line/modes/profile.hpp"
+#include "command_line/modes/ranked_set.hpp"
+#include "command_line/modes/session.hpp"
+#include "common/text.hpp"
+#include "judging/case_policy.hpp"
 #include "measurement/significance.hpp"
 #include "measurement/stats.hpp"
-#include "common/text.hpp"
-#include "command_line/modes/ranked_set.hpp"
-#include "judging/case_policy.hpp"
-#include "command_line/modes/profile.hpp"
-#include "command_line/modes/session.hpp"
+#include "verification/run_score.hpp"
 
 #include <algorithm>
 #include <filesystem>
@@ -103,8 +103,9 @@ int rank(const JudgeOptions &options) {
     summary.worst_spread = run.worst_spread;
     report.ranked(summary);
     if (!options.rounds.profile_case.empty()) {
-        const auto it = std::find_if(results.begin(), results.end(),
-                                     [&](const CaseResult &r) { return case_selected(r.name, options.rounds.profile_case); });
+        const auto it = std::find_if(results.begin(), results.end(), [&](const CaseResult &r) {
+            return case_selected(r.name, options.rounds.profile_case);
+        });
         if (it == results.end())
             report.note("profile: no ranked case is called " + options.rounds.profile_case);
         else

@@ -4,12 +4,12 @@
 // rounds pooled per shape.
 #pragma once
 
-#include "verification/case_result.hpp"
+#include "command_line/modes/session.hpp"
+#include "command_line/options/cli.hpp"
 #include "measurement/significance.hpp"
 #include "measurement/stopping_rule.hpp"
 #include "testcases/testcase.hpp"
-#include "command_line/options/cli.hpp"
-#include "command_line/modes/session.hpp"
+#include "verification/case_result.hpp"
 
 #include <chrono>
 #include <cstddef>
@@ -46,9 +46,9 @@ struct RoundsRun {
 };
 
 // The rounds loop of rank and compare: every case in turn, round after round, until `rule`
-// (measurement/stopping_rule.hpp: a SpreadRule) is satisfied. `time_case(index)` times case `index` on every side (rank: the
-// solution with cuBLAS; compare: old, then new) and returns its worst pooled spread, or
-// nullopt when the case failed, which stops the rounds at once. `mode` names the status line.
+// (measurement/stopping_rule.hpp: a SpreadRule) is satisfied. `time_case(index)` times case `index` on every side
+// (rank: the solution with cuBLAS; compare: old, then new) and returns its worst pooled spread, or nullopt when the
+// case failed, which stops the rounds at once. `mode` names the status line.
 RoundsRun run_rounds(const std::vector<TestCase> &cases, const StoppingRule &rule, const Progress &progress,
                      const std::string &mode, const std::function<std::optional<double>(std::size_t index)> &time_case);
 

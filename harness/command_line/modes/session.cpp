@@ -1,20 +1,20 @@
 #include "command_line/modes/session.hpp"
+#include "command_line/options/folder_settings.hpp"
+#include "command_line/reporters/history_reporter.hpp"
 #include "command_line/reporters/plot_call.hpp"
 #include "command_line/reporters/stream_reporter.hpp"
-#include "testcases/case_tools.hpp"
-#include "verification/memory_blame.hpp"
 #include "common/terminal_text.hpp"
+#include "judging/case_policy.hpp"
 #include "judging/compile/compile.hpp"
 #include "judging/compile/gpu_target.hpp"
-#include "command_line/reporters/history_reporter.hpp"
-#include "testcases/command_line_case.hpp"
-#include "command_line/options/folder_settings.hpp"
 #include "judging/os/gpu_absence.hpp"
 #include "judging/os/process.hpp"
-#include "judging/case_policy.hpp"
-#include "verification/case_verdict.hpp"
 #include "judging/sanitizer.hpp"
 #include "judging/stress.hpp"
+#include "testcases/case_tools.hpp"
+#include "testcases/command_line_case.hpp"
+#include "verification/case_verdict.hpp"
+#include "verification/memory_blame.hpp"
 
 #include <algorithm>
 #include <cstdio>
@@ -101,12 +101,16 @@ void Progress::clear() const {
 
 bool wanted(const TestCase &tc, const JudgeOptions &options) {
     if (!options.selection.cases.empty())
-        return std::any_of(options.selection.cases.begin(), options.selection.cases.end(), [&](const auto &s) { return case_selected(tc.name, s); });
-    return std::find(options.selection.categories.begin(), options.selection.categories.end(), tc.category) != options.selection.categories.end();
+        return std::any_of(options.selection.cases.begin(), options.selection.cases.end(),
+                           [&](const auto &s) { return case_selected(tc.name, s); });
+    return std::find(options.selection.categories.begin(), options.selection.categories.end(), tc.category) !=
+           options.selection.categories.end();
 }
 
 std::vector<TestCase> selected_cases(const JudgeOptions &options) {
-    if (!options.selection.shape.empty()) return {generated_case({options.selection.shape[0], options.selection.shape[1], options.selection.shape[2]}, options.selection.seed, options.selection.data)};
+    if (!options.selection.shape.empty())
+        return {generated_case({options.selection.shape[0], options.selection.shape[1], options.selection.shape[2]},
+                               options.selection.seed, options.selection.data)};
     // load_suite refuses a file whose expected C disagrees with A·B (load_testcase).
     auto suite = load_suite(options.selection.testcases_dir);
     std::vector<TestCase> selected;
@@ -120,12 +124,15 @@ Reporters reporters_for(const JudgeOptions &options) {
     all.add(std::make_unique<ConsoleReporter>(std::cout, options.reports.show_output, options.reports.verbose));
     if (!options.reports.json_path.empty()) all.add(std::make_unique<JsonReporter>(options.reports.json_path));
     if (!options.reports.junit_path.empty()) all.add(std::make_unique<JUnitReporter>(options.reports.junit_path));
-    if (!options.reports.plot_path.empty()) all.add(std::make_unique<PlotReporter>(std::cout, options.reports.plot_path));
+    if (!options.reports.plot_path.empty())
+        all.add(std::make_unique<PlotReporter>(std::cout, options.reports.plot_path));
     if (!options.reports.stream_path.empty()) all.add(std::make_unique<StreamReporter>(options.reports.stream_path));
     // Stress, sanitizer and one-shape runs are experiments, not attempts at the suite.
-    const bool attempt = options.mode == "rank" || (options.mode.empty() && options.selection.stress == 0 && !options.sanitize && options.selection.shape.empty());
+    const bool attempt = options.mode == "rank" || (options.mode.empty() && options.selection.stress == 0 &&
+                                                    !options.sanitize && options.selection.shape.empty());
     if (options.history.record && attempt)
-        all.add(std::make_unique<HistoryReporter>(options.history.path, options.mode.empty() ? "judge" : options.mode, options.version));
+        all.add(std::make_unique<HistoryReporter>(options.history.path, options.mode.empty() ? "judge" : options.mode,
+                                                  options.version));
     return all;
 }
 
@@ -134,8 +141,9 @@ Session::Session(const JudgeOptions &options, Reporters &report, std::string sol
       runner(sibling_program("gemm-runner")) {
     context.solution = std::move(solution);
     context.time_budget_s = options.case_run.time_budget_s;
-    context.correctness_time_budget_s =
-        options.case_run.time_budget_given ? options.case_run.time_budget_s : std::min(options.case_run.time_budget_s, correctness_budget_s);
+    context.correctness_time_budget_s = options.case_run.time_budget_given
+                                            ? options.case_run.time_budget_s
+                                            : std::min(options.case_run.time_budget_s, correctness_budget_s);
     context.precision = options.case_run.precision;
 }
 
@@ -162,7 +170,11 @@ std::optional<int> Session::prepare(const std::vector<TestCase> &cases, std::uni
     context.arch = choose_target(options.compile.arch, context.device, options.compile.nvcc);
     if (isatty(STDERR_FILENO)) std::cerr << "compiling " << escape_for_terminal(context.solution) << "…\n";
     context.compile =
-        compile_solution(context.solution, CompileOptions{options.compile.nvcc, context.arch, options.compile.cache_dir, include_dirs(options.compile.include_dirs, context.solution), {},
+        compile_solution(context.solution, CompileOptions{options.compile.nvcc,
+                                                          context.arch,
+                                                          options.compile.cache_dir,
+                                                          include_dirs(options.compile.include_dirs, context.solution),
+                                                          {},
                                                           {options.compile.timeout_s, options.compile.memory_gib}});
     context.timeline.compile_s = seconds_since_judge_start() - compile_start;
     if (context.compile.rebuilt_damaged)
@@ -185,8 +197,8 @@ std::optional<int> Session::prepare(const std::vector<TestCase> &cases, std::uni
         // The compile line is the report's first line, on stdout as in a run with a GPU; why
         // nothing ran is a diagnostic, on stderr.
         const MissingGpu why = explain_missing_gpu(context.device.error, std::getenv("CUDA_VISIBLE_DEVICES"));
-        report.no_gpu({why.sentence(), fs::path(context.solution).filename().string(), context.arch, start.ok,
-                       start.failure});
+        report.no_gpu(
+            {why.sentence(), fs::path(context.solution).filename().string(), context.arch, start.ok, start.failure});
         report.run_finished(context, {}, exit_status::no_gpu);
         tell_missing_gpu(why);
         return exit_status::no_gpu;
@@ -195,7 +207,8 @@ std::optional<int> Session::prepare(const std::vector<TestCase> &cases, std::uni
         // Nothing can run: said once, every case ending for that one reason.
         const Verdict verdict = start.solution_at_fault ? Verdict::RE : Verdict::JE;
         report.start_failed(context, verdict, start.failure);
-        return finish(all_ended(cases, start.solution_at_fault ? SupervisorSaw::NotStarted : SupervisorSaw::JudgeSideFailed,
+        return finish(all_ended(cases,
+                                start.solution_at_fault ? SupervisorSaw::NotStarted : SupervisorSaw::JudgeSideFailed,
                                 start.failure));
     }
     // What the kernel could not confine is said, never pretended: nvcc's sandbox, then the runner's.
@@ -306,7 +319,8 @@ std::vector<CaseResult> Session::judge_cases(Supervisor &supervisor, const std::
 
 // Random shapes until the first failure, which is then shrunk.
 std::vector<CaseResult> Session::stress(Supervisor &supervisor) {
-    const auto shapes = stress_shapes(options.selection.stress, options.selection.seed, options.selection.stress_max_size);
+    const auto shapes =
+        stress_shapes(options.selection.stress, options.selection.seed, options.selection.stress_max_size);
     std::vector<CaseResult> results;
     for (std::size_t i = 0; i < shapes.size(); ++i) {
         const TestCase tc = generated_case(shapes[i], options.selection.seed + i, options.selection.data);
@@ -321,7 +335,8 @@ std::vector<CaseResult> Session::stress(Supervisor &supervisor) {
         return results;
     }
     progress.clear();
-    report.stressed({shapes.size(), shapes.size(), std::nullopt, options.selection.stress_max_size, options.selection.seed});
+    report.stressed(
+        {shapes.size(), shapes.size(), std::nullopt, options.selection.stress_max_size, options.selection.seed});
     return results;
 }
 

@@ -1,17 +1,17 @@
 #include "command_line/options/cli.hpp"
+#include "command_line/options/help_format.hpp"
+#include "command_line/options/usage_errors.hpp"
 #include "common/errors.hpp"
-#include "measurement/score.hpp"
-#include "measurement/significance.hpp"
 #include "common/terminal_text.hpp"
-#include "verification/verdict.hpp"
 #include "judging/compile/compile.hpp"
 #include "judging/compile/compile_cache.hpp"
 #include "judging/compile/gpu_target.hpp"
+#include "judging/os/process.hpp"
+#include "measurement/score.hpp"
+#include "measurement/significance.hpp"
 #include "testcases/categories.hpp"
 #include "testcases/command_line_case.hpp"
-#include "command_line/options/help_format.hpp"
-#include "command_line/options/usage_errors.hpp"
-#include "judging/os/process.hpp"
+#include "verification/verdict.hpp"
 
 #include <CLI/CLI.hpp>
 #include <algorithm>
@@ -187,7 +187,8 @@ void add_competitive_commands(CLI::App &app, JudgeOptions &options) {
     auto *rank = app.add_subcommand("rank", "judge the whole suite, then time the ranked set (perf and rank cases) "
                                             "against cuBLAS until the spread is small, and give a score");
     rank->add_option("solution", options.solution, "the .cu file to rank")->required();
-    rank->add_option("--profile", options.rounds.profile_case, "also run Nsight Compute on this ranked case")->option_text("CASE");
+    rank->add_option("--profile", options.rounds.profile_case, "also run Nsight Compute on this ranked case")
+        ->option_text("CASE");
     rank->footer(std::string("Score: the geometric mean of the per-shape median times, of cuBLAS time / yours, and "
                              "of the achieved FLOP/s over the FP32 peak.\n") +
                  fp32_peak_rule +
@@ -293,7 +294,8 @@ void check_generated_case(const std::string &shape_text, long long seed, JudgeOp
     if (!shape_text.empty() && (options.selection.shape = parse_shape(shape_text)).empty())
         throw UsageError(malformed_shape(shape_text));
     if (!options.selection.shape.empty())
-        command_line_case({options.selection.shape[0], options.selection.shape[1], options.selection.shape[2]}, seed, options.selection.data);
+        command_line_case({options.selection.shape[0], options.selection.shape[1], options.selection.shape[2]}, seed,
+                          options.selection.data);
     else if (options.selection.stress > 0)
         command_line_case({1, 1, 1}, seed, options.selection.data);
     options.selection.seed = static_cast<std::uint64_t>(seed);
@@ -307,8 +309,9 @@ void check_solution_file(const std::string &path) {
 
 // The same file named by two report options would be written twice, the second over the first.
 void check_report_paths_differ(const JudgeOptions &options) {
-    const std::vector<std::pair<std::string, std::string>> reports = {
-        {"--json", options.reports.json_path}, {"--junit", options.reports.junit_path}, {"--plot", options.reports.plot_path}};
+    const std::vector<std::pair<std::string, std::string>> reports = {{"--json", options.reports.json_path},
+                                                                      {"--junit", options.reports.junit_path},
+                                                                      {"--plot", options.reports.plot_path}};
     const auto same_file = [](const std::string &a, const std::string &b) {
         std::error_code ec;
         if (fs::equivalent(a, b, ec)) return true;
@@ -346,9 +349,10 @@ void check_paths(JudgeOptions &options) {
         if (extension != ".png" && extension != ".svg")
             throw UsageError("--plot " + escape_for_terminal(options.reports.plot_path) + ": expected .png or .svg");
     }
-    for (const auto &[option, path] : {std::pair<const char *, const std::string &>{"--plot", options.reports.plot_path},
-                                       {"--json", options.reports.json_path},
-                                       {"--junit", options.reports.junit_path}})
+    for (const auto &[option, path] :
+         {std::pair<const char *, const std::string &>{"--plot", options.reports.plot_path},
+          {"--json", options.reports.json_path},
+          {"--junit", options.reports.junit_path}})
         if (!path.empty())
             if (const auto why = why_not_writable(path))
                 throw UsageError(std::string(option) + " " + escape_for_terminal(path) + ": " + *why);
@@ -453,19 +457,21 @@ std::variant<JudgeOptions, int> parse_command_line(int argc, const char *const *
     app.add_option("solution", options.solution, "the .cu file to judge");
     auto *case_option = app.add_option("--case", options.selection.cases,
                                        "run only these cases: a name (secret/04-primes), its last part "
-                                       "(04-primes) or a category (" + fmt::format("{}", fmt::join(category_names(), ", ")) +
-                                           "); repeatable")
+                                       "(04-primes) or a category (" +
+                                           fmt::format("{}", fmt::join(category_names(), ", ")) + "); repeatable")
                             ->option_text("NAME");
     auto *category_option = app.add_option("--category", categories,
                                            "the categories to run, comma-separated; huge (over 2^31 elements, "
                                            "about 40 GB of GPU memory) runs only when named")
                                 ->option_text("NAMES")
                                 ->capture_default_str();
-    auto *testcases_option = app.add_option("--testcases", options.selection.testcases_dir, "the folder of *.case files")
-                                 ->option_text("FOLDER")
-                                 ->check(existing_folder())
-                                 ->capture_default_str();
-    app.add_option("--precision", options.case_run.precision, "the arithmetic judged against: fp32, or tf32/bf16 for tensor cores")
+    auto *testcases_option =
+        app.add_option("--testcases", options.selection.testcases_dir, "the folder of *.case files")
+            ->option_text("FOLDER")
+            ->check(existing_folder())
+            ->capture_default_str();
+    app.add_option("--precision", options.case_run.precision,
+                   "the arithmetic judged against: fp32, or tf32/bf16 for tensor cores")
         ->option_text("NAME")
         ->check(one_of(precision_names()))
         ->capture_default_str();
@@ -477,7 +483,8 @@ std::variant<JudgeOptions, int> parse_command_line(int argc, const char *const *
         ->option_text("SEED")
         ->check(whole_number())
         ->capture_default_str();
-    app.add_option("--data", options.selection.data, "the distribution of --shape and --stress (as in a .case file's data line)")
+    app.add_option("--data", options.selection.data,
+                   "the distribution of --shape and --stress (as in a .case file's data line)")
         ->option_text("WORDS")
         ->capture_default_str();
     auto *stress_option = app.add_option("--stress", options.selection.stress,
@@ -490,7 +497,8 @@ std::variant<JudgeOptions, int> parse_command_line(int argc, const char *const *
         ->check(number_in(1, 8192, "a size", true))
         ->capture_default_str()
         ->needs(stress_option);
-    app.add_flag("!--no-shrink", options.case_run.shrink, "do not search for the smallest failing shape after a WA or RE");
+    app.add_flag("!--no-shrink", options.case_run.shrink,
+                 "do not search for the smallest failing shape after a WA or RE");
     auto *sanitize_option = app.add_flag("--sanitize", options.sanitize,
                                          "rerun the small cases under compute-sanitizer (memcheck, racecheck, "
                                          "synccheck, initcheck); a clean run is required for AC");
@@ -503,7 +511,8 @@ std::variant<JudgeOptions, int> parse_command_line(int argc, const char *const *
                    "gemm-judge.conf may name more")
         ->option_text("FOLDER")
         ->check(existing_folder());
-    app.add_option("--json", options.reports.json_path, "also write every figure, the GPU, driver and clocks to this JSON file")
+    app.add_option("--json", options.reports.json_path,
+                   "also write every figure, the GPU, driver and clocks to this JSON file")
         ->option_text("FILE");
     app.add_option("--junit", options.reports.junit_path, "also write the verdicts as a JUnit XML file, for CI systems")
         ->option_text("FILE");
@@ -516,17 +525,20 @@ std::variant<JudgeOptions, int> parse_command_line(int argc, const char *const *
         ->option_text("SECONDS")
         ->check(number_in(0.0, 60.0, "a number of seconds"))
         ->capture_default_str();
-    app.add_option("--baseline", options.case_run.baseline, "time cuBLAS SGEMM on the same inputs: perf (perf cases), all, none")
+    app.add_option("--baseline", options.case_run.baseline,
+                   "time cuBLAS SGEMM on the same inputs: perf (perf cases), all, none")
         ->option_text("WHICH")
         ->check(one_of({"perf", "all", "none"}))
         ->capture_default_str();
-    app.add_flag("--show-output", options.reports.show_output, "show what the solution printed (bounded tail) under each case");
+    app.add_flag("--show-output", options.reports.show_output,
+                 "show what the solution printed (bounded tail) under each case");
     app.add_flag("-v,--verbose", options.reports.verbose,
                  "also print how every result was verified and timed: the checks, the clock, the offset taken off, "
                  "the solution's own events, the judge's own time");
     app.add_flag("--keep-going", options.keep_going,
                  "judge every case; by default the judge stops after the third case that ends in RE or TLE");
-    app.add_flag("--reveal", options.case_run.reveal, "on WA also print the data of secret cases (sample cases always show theirs)");
+    app.add_flag("--reveal", options.case_run.reveal,
+                 "on WA also print the data of secret cases (sample cases always show theirs)");
     auto *list_option = app.add_flag("--list", options.selection.list, "list the selected testcases and exit");
     app.add_option("--nvcc", options.compile.nvcc, "the nvcc to compile with")
         ->option_text("PROGRAM")
@@ -603,13 +615,15 @@ std::variant<JudgeOptions, int> parse_command_line(int argc, const char *const *
                 std::cerr << *text << help_hint(app);
                 return exit_status::usage;
             }
-        if (options.solution.empty() && !options.selection.list && !options.case_command && options.cache_command.empty() && options.mode.empty()) {
+        if (options.solution.empty() && !options.selection.list && !options.case_command &&
+            options.cache_command.empty() && options.mode.empty()) {
             std::cerr << "judge: no solution given: name a .cu file (./judge solutions/tiled.cu) or a command\n"
                       << help_hint(app);
             return exit_status::usage;
         }
         check_generated_case(shape, seed, options);
-        if (options.case_command && !case_shape.empty() && (options.case_command->shape = parse_shape(case_shape)).empty())
+        if (options.case_command && !case_shape.empty() &&
+            (options.case_command->shape = parse_shape(case_shape)).empty())
             throw UsageError("case new: " + malformed_shape(case_shape));
         check_paths(options);
     } catch (const UsageError &e) {

@@ -56,8 +56,8 @@ struct RoundChoices {
 
 // Where attempts are recorded.
 struct HistoryChoices {
-    std::string path;    // --history FILE; default: the user's data folder
-    bool record = true;  // --no-history
+    std::string path;   // --history FILE; default: the user's data folder
+    bool record = true; // --no-history
 };
 
 // The command line, by concern.

@@ -1,6 +1,6 @@
 #include "command_line/options/usage_errors.hpp"
-#include "common/terminal_text.hpp"
 #include "command_line/options/help_format.hpp"
+#include "common/terminal_text.hpp"
 
 #include <algorithm>
 #include <filesystem>

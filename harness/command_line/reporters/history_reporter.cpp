@@ -1,8 +1,8 @@
 #include "command_line/reporters/history_reporter.hpp"
-#include "common/errors.hpp"
-#include "verification/run_score.hpp"
-#include "judging/compile/content_hash.hpp"
 #include "command_line/history/history.hpp"
+#include "common/errors.hpp"
+#include "judging/compile/content_hash.hpp"
+#include "verification/run_score.hpp"
 
 #include <filesystem>
 #include <iostream>

@@ -1,8 +1,8 @@
 #include "command_line/reporters/plot_call.hpp"
-#include "verification/verdict.hpp"
+#include "common/terminal_text.hpp"
 #include "judging/os/child_process.hpp"
 #include "judging/os/process.hpp"
-#include "common/terminal_text.hpp"
+#include "verification/verdict.hpp"
 
 #include <cstdlib>
 #include <fstream>
@@ -19,8 +19,8 @@ std::string plot_script() {
 
 int ensure_matplotlib() {
     const char *root = std::getenv("GEMM_JUDGE_ROOT");
-    const std::string script = (root && *root ? std::string(root) : std::string(GEMM_JUDGE_SOURCE_ROOT)) +
-                               "/scripts/lib/ensure-matplotlib.sh";
+    const std::string script =
+        (root && *root ? std::string(root) : std::string(GEMM_JUDGE_SOURCE_ROOT)) + "/scripts/lib/ensure-matplotlib.sh";
     ChildSpec spec;
     spec.argv = {"bash", script, plot_script()};
     spec.output_fd = STDERR_FILENO; // its one line, or apt's output when the install fails

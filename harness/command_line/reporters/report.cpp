@@ -1,11 +1,11 @@
 #include "command_line/reporters/report.hpp"
-#include "measurement/events_cross_check.hpp"
 #include "channel/protocol.hpp"
-#include "verification/check.hpp"
-#include "measurement/stats.hpp"
 #include "common/terminal_text.hpp"
 #include "common/text.hpp"
+#include "measurement/events_cross_check.hpp"
+#include "measurement/stats.hpp"
 #include "measurement/time_resolution.hpp"
+#include "verification/check.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -95,7 +95,6 @@ std::string cublas_share_text(const CaseResult &r) {
     return formatted("%.0f%%", 100.0 * r.baseline->stats.median_ms / own.stats.median_ms);
 }
 
-
 } // namespace
 
 std::string count_of_cases(std::size_t n) { return std::to_string(n) + (n == 1 ? " case" : " cases"); }
@@ -178,9 +177,9 @@ std::string format_device(const DeviceInfo &d) {
 std::string format_header(const RunContext &run) {
     const std::string file = std::filesystem::path(run.solution).filename().string();
     std::string compiled = run.compile.cached ? "(cached build)" : formatted("in %.1f s", run.compile.seconds);
-    const std::string first = escape_for_terminal(file + "  compiled for " +
-                                                  (run.arch.empty() ? "nvcc's default target" : run.arch) + " (" +
-                                                  run.device.name + ") " + compiled);
+    const std::string first =
+        escape_for_terminal(file + "  compiled for " + (run.arch.empty() ? "nvcc's default target" : run.arch) + " (" +
+                            run.device.name + ") " + compiled);
     return truncate_to_width(first, console_width) + "\n" +
            truncate_to_width("GPU: " + escape_for_terminal(format_device(run.device)), console_width) + "\n";
 }
@@ -195,7 +194,8 @@ std::string format_row(const CaseResult &r, const ConsoleLayout &layout, bool sh
                       pad(shape(r.M, r.N, r.K), layout.shape_width()) +
                       styled_cell(r.verdict, verdict_name(r.verdict), verdict_width + 2, colour);
     std::string cells = pad(error_text(r), error_width);
-    if (r.timing) cells += pad(format_time(*r.timing), time_width) + pad(rate_text(r), rate_width) + cublas_share_text(r);
+    if (r.timing)
+        cells += pad(format_time(*r.timing), time_width) + pad(rate_text(r), rate_width) + cublas_share_text(r);
     cells.erase(cells.find_last_not_of(' ') + 1);
     row += cells;
     row.erase(row.find_last_not_of(' ') + 1);
@@ -234,9 +234,8 @@ std::string format_summary(const std::vector<CaseResult> &results, std::size_t n
     std::map<Verdict, int> counts;
     for (const auto &r : results) ++counts[r.verdict];
     const std::size_t judged = results.size() + not_run;
-    std::string text = styled_cell(worst_verdict(results),
-                                   std::to_string(counts[Verdict::AC]) + "/" + std::to_string(judged) + " AC", 0,
-                                   colour);
+    std::string text = styled_cell(
+        worst_verdict(results), std::to_string(counts[Verdict::AC]) + "/" + std::to_string(judged) + " AC", 0, colour);
     text.pop_back(); // styled_cell's gap
     for (Verdict v : {Verdict::WA, Verdict::TLE, Verdict::RE, Verdict::CE, Verdict::JE})
         if (counts[v] > 0) text += " · " + std::to_string(counts[v]) + " " + verdict_name(v);
@@ -250,8 +249,8 @@ std::string format_summary(const std::vector<CaseResult> &results, std::size_t n
             ++compared;
         }
     if (compared > 0)
-        text += formatted(" · %.0f%% of cuBLAS (%s)", 100 * std::exp(log_sum / compared),
-                          count_of_cases(compared).c_str());
+        text +=
+            formatted(" · %.0f%% of cuBLAS (%s)", 100 * std::exp(log_sum / compared), count_of_cases(compared).c_str());
     if (total_s > 0) text += formatted(" · %.1f s", total_s);
     return text + "\n";
 }
@@ -264,8 +263,8 @@ std::string format_method(const std::vector<CaseResult> &results) {
         timed = timed || r.timing;
     }
     if (calls == 0) return "";
-    std::string text = "checked: " + std::string(calls == 1 ? "the call" : "all " + std::to_string(calls) + " calls") +
-                       " vs FP64";
+    std::string text =
+        "checked: " + std::string(calls == 1 ? "the call" : "all " + std::to_string(calls) + " calls") + " vs FP64";
     if (timed) text += " · timed: GPU clock, cold L2, empty call subtracted";
     return text + " (--verbose)\n";
 }
@@ -274,7 +273,8 @@ std::string format_events_alert(const std::vector<CaseResult> &results) {
     std::vector<std::pair<const CaseResult *, EventsCrossCheck>> disagreeing;
     for (const auto &r : results) {
         if (!r.timing || !r.baseline) continue; // a case whose time matters: timed against cuBLAS
-        if (const auto check = cross_check_events(*r.timing); check && !check->agree) disagreeing.emplace_back(&r, *check);
+        if (const auto check = cross_check_events(*r.timing); check && !check->agree)
+            disagreeing.emplace_back(&r, *check);
     }
     if (disagreeing.empty()) return "";
     const auto &[r, check] = disagreeing.front();
@@ -345,7 +345,8 @@ std::string format_clock(const std::vector<CaseResult> &results) {
                           "them (the middle of the kinds' costs taken off, half their range the least spread); the "
                           "offset's spread up to %.3f ms",
                           several_kinds, between_calls, several_kinds - between_calls, widest_kinds);
-    if (capped > 0) text += formatted("; in %d run(s) the stand-in cost more than its length explains, and was capped", capped);
+    if (capped > 0)
+        text += formatted("; in %d run(s) the stand-in cost more than its length explains, and was capped", capped);
     if (in_solution_process > 0)
         text += formatted("; for %d of the solution's runs the same stand-ins were made in its own process too, and "
                           "cost %+.1f … %+.1f µs more there (never taken off: that process is not trusted; the "

@@ -9,9 +9,9 @@
 // the judge's own time); --json holds every figure.
 #pragma once
 
-#include "verification/case_result.hpp"
-#include "judging/compile/compile.hpp"
 #include "command_line/reporters/run_timeline.hpp"
+#include "judging/compile/compile.hpp"
+#include "verification/case_result.hpp"
 
 #include <cstddef>
 #include <map>
@@ -34,11 +34,11 @@ struct RunContext {
     std::string arch;     // what it was compiled for
     CompileResult compile;
     DeviceInfo device;
-    double time_budget_s = 0;            // a perf or rank case's, or one timed against cuBLAS
+    double time_budget_s = 0;             // a perf or rank case's, or one timed against cuBLAS
     double correctness_time_budget_s = 0; // a case timed for correctness alone (judging/case_policy.hpp)
-    std::string precision = "fp32"; // what the outputs are judged against
+    std::string precision = "fp32";       // what the outputs are judged against
     RunTimeline timeline;
-    std::string cpus; // where the referee and the runners ran (judging/os/cpu_placement.hpp)
+    std::string cpus;                 // where the referee and the runners ran (judging/os/cpu_placement.hpp)
     std::vector<PlannedCase> planned; // the cases to judge, in order (empty: not known ahead, as for --stress)
 };
 

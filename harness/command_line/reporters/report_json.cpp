@@ -63,7 +63,10 @@ json check_json(const OutputCheck &o) {
 
 // What a call cost the clock, phase by phase (measurement/timed_run.hpp: CallClock).
 json phases_json(const CallClock &c) {
-    return {{"total", c.total_ms}, {"hand_out", c.hand_out_ms}, {"runner_turn", c.runner_turn_ms}, {"snapshot", c.snapshot_ms}};
+    return {{"total", c.total_ms},
+            {"hand_out", c.hand_out_ms},
+            {"runner_turn", c.runner_turn_ms},
+            {"snapshot", c.snapshot_ms}};
 }
 
 json stand_ins_json(const std::vector<StandInCost> &costs) {
@@ -154,8 +157,8 @@ json case_report_json(const CaseResult &r) {
     if (r.timing) c["time_resolution_ms"] = time_resolution_ms(*r.timing);
     if (r.baseline) c["cublas_time_resolution_ms"] = time_resolution_ms(*r.baseline);
     if (r.timing && r.baseline) c["fraction_of_cublas"] = r.baseline->stats.median_ms / r.timing->stats.median_ms;
-    for (const auto &[key, run] : {std::pair{"own_events_cross_check", &r.timing},
-                                   std::pair{"cublas_own_events_cross_check", &r.baseline}})
+    for (const auto &[key, run] :
+         {std::pair{"own_events_cross_check", &r.timing}, std::pair{"cublas_own_events_cross_check", &r.baseline}})
         if (*run)
             if (const auto check = cross_check_events(**run))
                 c[key] = {{"clock_ms", check->clock_ms},
@@ -189,7 +192,8 @@ json report_json(const RunContext &run, const std::vector<CaseResult> &results, 
            {"elementwise", precision.elementwise_text},
            {"normwise", precision.normwise_text},
            {"timed_calls", "Freivalds: |(C·x − A·(B·x))i| ≤ b·(|A|·(|B|·|x|))i·(1+2g) + 2g·((|A|·(|B|·|x|))i + "
-                           "(|C|·|x|)i), b·(|A||B|)ij the elementwise bound, g = γ64_(N+K+2), for 2 random x ∈ {±1}^K; 1024 sampled elements held to "
+                           "(|C|·|x|)i), b·(|A||B|)ij the elementwise bound, g = γ64_(N+K+2), for 2 random x ∈ {±1}^K; "
+                           "1024 sampled elements held to "
                            "the elementwise bound, their normwise error to 3× the normwise bound"}}},
          {"time_budget_s", run.time_budget_s},
          {"correctness_time_budget_s", run.correctness_time_budget_s},

@@ -1,7 +1,7 @@
-#include "testcases/case_tools.hpp"
+#include "command_line/reporters/reporter.hpp"
 #include "common/errors.hpp"
 #include "common/terminal_text.hpp"
-#include "command_line/reporters/reporter.hpp"
+#include "testcases/case_tools.hpp"
 
 #include <cerrno>
 #include <cstdio>
@@ -140,7 +140,8 @@ void ConsoleReporter::start_failed(const RunContext &run, Verdict verdict, const
 void ConsoleReporter::note(const std::string &text) { out_ << escape_for_terminal(text, true) << "\n" << std::flush; }
 
 void ConsoleReporter::case_skipped(const TestCase &tc, const std::string &why) {
-    out_ << fit_to_width(escape_for_terminal(tc.name) + "  skipped: " + escape_for_terminal(why, true), console_width, 0)
+    out_ << fit_to_width(escape_for_terminal(tc.name) + "  skipped: " + escape_for_terminal(why, true), console_width,
+                         0)
          << std::flush;
 }
 
@@ -200,9 +201,9 @@ nlohmann::json SummariesAsJson::whole_report(const RunContext &run, const std::v
 }
 
 void JsonReporter::run_finished(const RunContext &run, const std::vector<CaseResult> &results, int exit_status) {
-    write_report_file("--json", path_,
-                      whole_report(run, results, exit_status).dump(2, ' ', false, nlohmann::json::error_handler_t::replace) +
-                          "\n");
+    write_report_file(
+        "--json", path_,
+        whole_report(run, results, exit_status).dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n");
 }
 
 // ---- JUnitReporter ---------------------------------------------------------------------

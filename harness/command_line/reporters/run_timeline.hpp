@@ -9,8 +9,8 @@ namespace gemm {
 
 struct RunTimeline {
     double waited_for_gpu_s = 0; // for another judge's turn on the GPU (judging/os/gpu_turn.hpp)
-    double probe_s = 0;   // the GPU probe, before the compile (it picks the target)
-    double compile_s = 0; // nvcc, or finding the cached library
+    double probe_s = 0;          // the GPU probe, before the compile (it picks the target)
+    double compile_s = 0;        // nvcc, or finding the cached library
     // After the compile, until the solution's process had loaded it: the wait for the
     // referee's measured empty calls, then the runner's CUDA start, confinement and load.
     double waited_for_referee_s = 0, runner_start_s = 0;

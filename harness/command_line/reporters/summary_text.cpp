@@ -106,14 +106,15 @@ std::string text_of(const CompareSummary &x) {
         raw_compared = raw_compared || r.on_raw_times;
     }
     const double level = x.shapes.empty() ? x.family_level : x.shapes.front().speedup.level;
-    text += "new/old: the old median time over the new (above 1: new is faster).\n" +
-            formatted("interval: of new/old, at %.0f%% for all %zu shape(s) together (%.2f%% each, Bonferroni), from a ",
-                      100 * x.family_level, x.shapes.size(), 100 * level) +
-            "bootstrap over " +
-            std::string(x.live ? "the rounds, paired (round r of both sides ran back to back), and calls of both sides"
-                               : "each report's rounds (a judge report has one) and calls") +
-            " (./judge compare --help).\np: two-sided Mann–Whitney U over every call's time.\nsignificant: the "
-            "interval excludes 1 and p < 0.05.";
+    text +=
+        "new/old: the old median time over the new (above 1: new is faster).\n" +
+        formatted("interval: of new/old, at %.0f%% for all %zu shape(s) together (%.2f%% each, Bonferroni), from a ",
+                  100 * x.family_level, x.shapes.size(), 100 * level) +
+        "bootstrap over " +
+        std::string(x.live ? "the rounds, paired (round r of both sides ran back to back), and calls of both sides"
+                           : "each report's rounds (a judge report has one) and calls") +
+        " (./judge compare --help).\np: two-sided Mann–Whitney U over every call's time.\nsignificant: the "
+        "interval excludes 1 and p < 0.05.";
     if (raw_compared)
         text += "\ntimes: the clock's, compared as measured; one cost of the path, the median of both sides' "
                 "measurements, is taken off both for the figures above, so neither side's own measurement of it "
@@ -126,11 +127,11 @@ std::string text_of(const HistoryList &x) {
                                  "solution", "GPU", "verdict", "score (vs cuBLAS)", "since previous", "since best");
     for (const HistoryRow &row : x.rows) {
         const Attempt &a = row.attempt;
-        text += formatted("%-5lld %-20s %-6s %s%s%-7s %s %s%s\n", a.id, a.time_utc.c_str(), a.mode.c_str(),
-                          cell(a.solution_name, 22).c_str(), cell(a.gpu_name, 20).c_str(), a.worst_verdict.c_str(),
-                          pad_to_width(shown_score(a), 21).c_str(),
-                          pad_to_width(change_text(row.since_previous), 29).c_str(),
-                          change_text(row.since_best).c_str());
+        text +=
+            formatted("%-5lld %-20s %-6s %s%s%-7s %s %s%s\n", a.id, a.time_utc.c_str(), a.mode.c_str(),
+                      cell(a.solution_name, 22).c_str(), cell(a.gpu_name, 20).c_str(), a.worst_verdict.c_str(),
+                      pad_to_width(shown_score(a), 21).c_str(),
+                      pad_to_width(change_text(row.since_previous), 29).c_str(), change_text(row.since_best).c_str());
     }
     return text + "score: the geometric mean of cuBLAS time / yours (×) over the cases timed against cuBLAS: the "
                   "ranked set in a rank run, the perf cases (or --baseline's) in a judge run, counted; - when none "
@@ -144,13 +145,13 @@ std::string text_of(const Leaderboard &x) {
                       "id", "time (UTC)");
     int place = 0;
     for (const Attempt &a : x.places)
-        text += "\n" +
-                formatted("%-4d %s%s%-12s %-12s %-6lld %s", ++place, cell(a.solution_name, 24).c_str(),
-                          pad_to_width(a.geomean_ratio_to_cublas ? formatted("%.3f×", *a.geomean_ratio_to_cublas) : "-",
-                                       11)
-                              .c_str(),
-                          a.percent_of_peak ? formatted("%.1f%%", *a.percent_of_peak).c_str() : "-",
-                          a.geomean_ms ? formatted("%.3g ms", *a.geomean_ms).c_str() : "-", a.id, a.time_utc.c_str());
+        text +=
+            "\n" +
+            formatted("%-4d %s%s%-12s %-12s %-6lld %s", ++place, cell(a.solution_name, 24).c_str(),
+                      pad_to_width(a.geomean_ratio_to_cublas ? formatted("%.3f×", *a.geomean_ratio_to_cublas) : "-", 11)
+                          .c_str(),
+                      a.percent_of_peak ? formatted("%.1f%%", *a.percent_of_peak).c_str() : "-",
+                      a.geomean_ms ? formatted("%.3g ms", *a.geomean_ms).c_str() : "-", a.id, a.time_utc.c_str());
     return text;
 }
 

@@ -131,12 +131,11 @@ std::unique_ptr<CpuClaim> CpuClaim::claim_among(const std::vector<int> &allowed,
     c->pair_ = choose_cpu_pair(allowed, take, give_back, thread_siblings);
     for (const auto &[cpu, fd] : held) c->lock_fds_.push_back(fd);
     if (!c->pair_)
-        c->why_not_ = static_cast<int>(allowed.size()) < fewest_cpus
-                          ? "the judge may use " + std::to_string(allowed.size()) + " CPU(s), fewer than " +
-                                std::to_string(fewest_cpus)
-                          : unopened > 0
-                                ? "its lock files in " + lock_dir + " cannot be opened: " + std::strerror(open_error)
-                                : "no two of its CPUs were free of other judges (lock files in " + lock_dir + ")";
+        c->why_not_ =
+            static_cast<int>(allowed.size()) < fewest_cpus ? "the judge may use " + std::to_string(allowed.size()) +
+                                                                 " CPU(s), fewer than " + std::to_string(fewest_cpus)
+            : unopened > 0 ? "its lock files in " + lock_dir + " cannot be opened: " + std::strerror(open_error)
+                           : "no two of its CPUs were free of other judges (lock files in " + lock_dir + ")";
     return c;
 }
 

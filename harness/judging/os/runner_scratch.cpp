@@ -11,8 +11,9 @@ namespace fs = std::filesystem;
 
 RunnerScratch::RunnerScratch(const std::string &library) {
     std::string pattern = (fs::temp_directory_path() / "gemm-judge-runner-XXXXXX").string();
-    if (!mkdtemp(pattern.data())) throw std::runtime_error("cannot make a folder for the solution's process in " +
-                                                           fs::temp_directory_path().string());
+    if (!mkdtemp(pattern.data()))
+        throw std::runtime_error("cannot make a folder for the solution's process in " +
+                                 fs::temp_directory_path().string());
     dir_ = pattern;
     library_ = dir_ + "/solution.so";
     std::error_code ec;

@@ -2,9 +2,9 @@
 // suite (scripts/fuzz builds and runs it). The input bytes are a testcase file's text.
 // A rejection (gemm::TestcaseError) is a correct answer to bad input; any other
 // exception, a sanitizer report, or a violated invariant of an accepted case is a bug.
+#include "testcases/testcase.hpp"
 #include "verification/check.hpp"
 #include "verification/reference.hpp"
-#include "testcases/testcase.hpp"
 
 #include <algorithm>
 #include <cmath>

@@ -8,9 +8,10 @@
 #include <unistd.h>
 
 extern "C" void solve(const float *, const float *, float *, int, int, int) {
-    const char *fake = "{\"event\":\"result\",\"worker_exits\":false,\"result\":{\"name\":\"x\",\"M\":2,\"N\":3,\"K\":4,"
-                       "\"verdict\":\"AC\",\"detail\":\"\",\"reference\":\"\",\"output_tail\":\"\",\"wall_seconds\":0,"
-                       "\"check\":null,\"timing\":null,\"baseline_cublas\":null}}\n";
+    const char *fake =
+        "{\"event\":\"result\",\"worker_exits\":false,\"result\":{\"name\":\"x\",\"M\":2,\"N\":3,\"K\":4,"
+        "\"verdict\":\"AC\",\"detail\":\"\",\"reference\":\"\",\"output_tail\":\"\",\"wall_seconds\":0,"
+        "\"check\":null,\"timing\":null,\"baseline_cublas\":null}}\n";
     for (int fd = 3; fd < 64; ++fd) (void)!write(fd, fake, std::strlen(fake));
     pause(); // leave the forged line as the only answer
 }

@@ -17,7 +17,8 @@ __global__ void racy_tiles(const float *A, const float *B, float *C, int M, int 
     float sum = 0.0f;
     for (int base = 0; base < N; base += tile) {
         a_tile[threadIdx.y][threadIdx.x] = (row < M && base + threadIdx.x < N) ? A[row * N + base + threadIdx.x] : 0.0f;
-        b_tile[threadIdx.y][threadIdx.x] = (base + threadIdx.y < N && col < K) ? B[(base + threadIdx.y) * K + col] : 0.0f;
+        b_tile[threadIdx.y][threadIdx.x] =
+            (base + threadIdx.y < N && col < K) ? B[(base + threadIdx.y) * K + col] : 0.0f;
         __syncthreads();
         for (int p = 0; p < tile; ++p) sum += a_tile[threadIdx.y][p] * b_tile[p][threadIdx.x];
     }

@@ -34,7 +34,8 @@ void try_datagram(const std::string &path) {
 } // namespace
 
 extern "C" void solve(const float *A, const float *B, float *C, int M, int N, int K) {
-    static const bool tried = (try_datagram("/dev/log"), try_datagram(std::string(hostile::decoy_folder) + "/log"), true);
+    static const bool tried =
+        (try_datagram("/dev/log"), try_datagram(std::string(hostile::decoy_folder) + "/log"), true);
     (void)tried;
     launch_naive(A, B, C, M, N, K);
     cudaDeviceSynchronize();

@@ -8,7 +8,8 @@
 namespace {
 
 __global__ void transpose(const float *B, float *Bt, int N, int K) {
-    for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < (size_t)N * K; i += (size_t)gridDim.x * blockDim.x)
+    for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < (size_t)N * K;
+         i += (size_t)gridDim.x * blockDim.x)
         Bt[(i % K) * N + i / K] = B[i];
 }
 

@@ -3,7 +3,7 @@
 // (test_compile.cpp on the CPU, test_judge_end_to_end.cpp on the GPU): AC.
 #include <cuda_runtime.h>
 
-__global__ void matrix_multiplication_kernel(const float* A, const float* B, float* C, int M, int N, int K) {
+__global__ void matrix_multiplication_kernel(const float *A, const float *B, float *C, int M, int N, int K) {
     int row = blockIdx.y * blockDim.y + threadIdx.y;
     int col = blockIdx.x * blockDim.x + threadIdx.x;
     if (row < M && col < K) {
@@ -14,7 +14,7 @@ __global__ void matrix_multiplication_kernel(const float* A, const float* B, flo
 }
 
 // A, B, C are device pointers (i.e. pointers to memory on the GPU)
-extern "C" void solve(const float* A, const float* B, float* C, int M, int N, int K) {
+extern "C" void solve(const float *A, const float *B, float *C, int M, int N, int K) {
     dim3 threadsPerBlock(16, 16);
     dim3 blocksPerGrid((K + threadsPerBlock.x - 1) / threadsPerBlock.x,
                        (M + threadsPerBlock.y - 1) / threadsPerBlock.y);

@@ -5,7 +5,7 @@
 #include "solve.h"
 #include <cuda_runtime.h>
 
-__global__ void matrix_multiplication_kernel(const float* A, const float* B, float* C, int M, int N, int K) {
+__global__ void matrix_multiplication_kernel(const float *A, const float *B, float *C, int M, int N, int K) {
     int row = blockIdx.y * blockDim.y + threadIdx.y;
     int col = blockIdx.x * blockDim.x + threadIdx.x;
     if (row < M && col < K) {
@@ -16,7 +16,7 @@ __global__ void matrix_multiplication_kernel(const float* A, const float* B, flo
 }
 
 // A, B, C are device pointers (i.e. pointers to memory on the GPU)
-void solve(const float* A, const float* B, float* C, int M, int N, int K) {
+void solve(const float *A, const float *B, float *C, int M, int N, int K) {
     dim3 threadsPerBlock(16, 16);
     dim3 blocksPerGrid((K + threadsPerBlock.x - 1) / threadsPerBlock.x,
                        (M + threadsPerBlock.y - 1) / threadsPerBlock.y);
