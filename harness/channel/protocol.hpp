@@ -42,22 +42,23 @@ std::string request_problem(const CaseRequest &request);
 // A result that needs no worker to say it: the verdict and why, for the case's shape.
 CaseResult result_for(const TestCase &tc, Verdict verdict, std::string detail);
 
-// The field lists, generated: the channel's keys are the fields' own names. The report a
+// The field lists, generated: the channel's keys are the fields' own names, and a message
+// missing one is rejected, never read as zero. The report a
 // user reads is written elsewhere, key by key (command_line/reporters/report_json.hpp).
-NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(DeviceInfo, present, error, name, cc_major, cc_minor, sm_count,
-                                                l2_bytes, memory_bytes, driver_version, cuda_driver_version,
-                                                cuda_runtime_version, sm_clock_mhz, sm_clock_max_mhz, memory_clock_mhz)
-NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(CallClock, total_ms, hand_out_ms, runner_turn_ms, snapshot_ms)
-NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(StandInCost, kind, median_ms, spread_ms, samples, capped)
-NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(TimingSummary, samples, median_ms, min_ms, max_ms, q1_ms, q3_ms)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(DeviceInfo, present, error, name, cc_major, cc_minor, sm_count, l2_bytes,
+                                   memory_bytes, driver_version, cuda_driver_version, cuda_runtime_version,
+                                   sm_clock_mhz, sm_clock_max_mhz, memory_clock_mhz)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(CallClock, total_ms, hand_out_ms, runner_turn_ms, snapshot_ms)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(StandInCost, kind, median_ms, spread_ms, samples, capped)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(TimingSummary, samples, median_ms, min_ms, max_ms, q1_ms, q3_ms)
 // With optional fields, which the macros do not convert: written out.
 void to_json(nlohmann::json &j, const EmptyCall &e);
 void from_json(const nlohmann::json &j, EmptyCall &e);
 void to_json(nlohmann::json &j, const TimedRun &t);
 void from_json(const nlohmann::json &j, TimedRun &t);
-NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(PhaseTimes, generate, reference, solve, verify, timing, baseline)
-NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(Verification, calls, full_checks, projected_checks, projection_vectors,
-                                                sampled_elements)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(PhaseTimes, generate, reference, solve, verify, timing, baseline)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(Verification, calls, full_checks, projected_checks, projection_vectors,
+                                   sampled_elements)
 
 void to_json(nlohmann::json &j, const CaseRequest &r);
 void from_json(const nlohmann::json &j, CaseRequest &r);

@@ -320,8 +320,14 @@ TEST_CASE("an unknown verdict name is read as a judge error") {
 
 TEST_CASE("a message missing a field is rejected rather than read as zero") {
     auto j = json(sample_timing());
-    j.erase("median_ms");
+    j["stats"].erase("median_ms");
     CHECK_THROWS_AS(j.get<TimedRun>(), json::exception);
+    j = json(sample_timing());
+    j["empty_call"]["median_phases"].erase("snapshot_ms");
+    CHECK_THROWS_AS(j.get<TimedRun>(), json::exception);
+    auto device = json(DeviceInfo{});
+    device.erase("sm_count");
+    CHECK_THROWS_AS(device.get<DeviceInfo>(), json::exception);
 }
 
 TEST_CASE("a request the worker cannot follow is named before anything runs") {

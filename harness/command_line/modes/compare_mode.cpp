@@ -119,9 +119,9 @@ SideRounds rounds_of(const SideTiming &t) { return {t.rounds_ms, t.raw_rounds_ms
 // Two sides compared on the clock's own times, with one cost of the path for both taken
 // off for display: each side measures that cost itself (its referee, its empty calls and
 // stand-ins), and an error of a few µs in one side's measurement held through every round is
-// a difference no interval over rounds can see (H200: cuBLAS against itself "1.020×, new is
-// faster" at 3001×2999×3003, 1.26 ms calls). Taking one constant off both sides changes no
-// test, and the interval's ends are mapped through it.
+// a difference no interval over rounds can see (cuBLAS against itself was once called
+// faster that way: docs/perf-notes.md, compare). Taking one constant off both sides changes
+// no test, and the interval's ends are mapped through it.
 ComparedShape compare_raw(const std::string &name, const SideTiming &before, const SideTiming &after,
                           const BootstrapRule &rule) {
     std::vector<double> offsets = before.offsets_ms;
@@ -152,7 +152,7 @@ ComparedShape compare_raw(const std::string &name, const SideTiming &before, con
 
 // Every shape's interval at the family-wise level of all the shapes compared: nine shapes
 // read at 99% each would call a solution against itself a change somewhere one run in
-// eleven (measured on the H200: once in 27 shape comparisons of a solution with itself).
+// eleven (docs/perf-notes.md, compare: a solution against itself).
 // `live`: the two sides were timed here, round r of each back to back, so their rounds are
 // resampled paired (measurement/significance.hpp); two reports' rounds are not.
 std::vector<ComparedShape> compare_timings(const Timings &old_side, const Timings &new_side, bool live) {
@@ -250,9 +250,9 @@ std::optional<int> prepare_both(Session &before, Session &after, HeldSide &old_h
 
 // A compare round's policy: no cuBLAS (nothing here reads it), and unless --time-budget
 // is given, at most 20 calls in 0.1 s. What moves a shape's ratio is how far the rounds
-// disagree, not the calls within one: on the H200 (cuBLAS against itself, 4 rounds of 100
-// calls) a round's median stood within 1–3 µs, the rounds' medians 10–40 µs apart. Shorter
-// rounds buy more of them in the same --rank-budget. Its stand-ins come after a round's
+// disagree, not the calls within one (a round's median is steadier than the rounds agree
+// with each other: docs/perf-notes.md, compare). Shorter rounds buy more of them in the same
+// --rank-budget. Its stand-ins come after a round's
 // calls, not between them: compare tests the raw times, and calls between would only
 // lengthen the rounds.
 CasePolicy round_policy(const TestCase &tc, const JudgeOptions &options) {
@@ -288,8 +288,8 @@ std::optional<int> time_live(const JudgeOptions &options, Reporters &report, Tim
             // Old first in odd rounds, new first in even ones: whatever the side that goes
             // second inherits (clocks, the L2, the first side's runner just stopped) falls on
             // both sides alike and shows as rounds that disagree, not as a difference that
-            // stays through every round (on the H200, cuBLAS against itself, old always
-            // first: 0.994×, interval 0.992–0.999 at 8192×6144×4096).
+            // stays through every round (with the old side always first, cuBLAS against
+            // itself came out significantly slower: docs/perf-notes.md, compare).
             const bool new_first = old_side[tc.name].rounds_ms.size() % 2 == 1;
             const std::array<Timings *, 2> order = new_first ? std::array<Timings *, 2>{&new_side, &old_side}
                                                              : std::array<Timings *, 2>{&old_side, &new_side};

@@ -49,9 +49,9 @@ TimedRun PooledTiming::timed_run() const {
     run.sm_clock_mhz = sm_clock_mhz;
     // The runner's own figure, summarized as the clock's samples are: the median of every
     // round's calls pooled. A median of the rounds' medians would not be the same figure
-    // where the rounds differ: on the H200, rung 11 at 8192³ ran at a power-capped clock
-    // whose calls came in two clusters 0.6 ms apart, and the pooled median of the clock
-    // sat in one while the mean of two rounds' medians of the events sat between (+1.35%).
+    // where the rounds differ: calls made at a power-capped clock come in clusters, and the
+    // pooled median sits in one while a mean of the rounds' medians sits between them
+    // (docs/perf-notes.md, the events' cross-check).
     // A round without them (a runner that did not always say) leaves no figure at all.
     if (!own_events_samples_ms.empty() && own_events_samples_ms.size() == samples_ms.size()) {
         run.own_events_ms = summarize(own_events_samples_ms).median_ms;
