@@ -40,7 +40,7 @@ int serve_main(int argc, const char *const *argv, const std::string &judge_progr
                const std::string &default_testcases_dir) {
     const auto parsed = parse_serve_command_line(argc, argv, default_testcases_dir);
     if (const int *status = std::get_if<int>(&parsed)) return *status;
-    const ServeOptions &o = std::get<ServeOptions>(parsed);
+    const ServeOptions &options = std::get<ServeOptions>(parsed);
 
     PageSettings settings;
     settings.token = new_access_token();
@@ -48,31 +48,31 @@ int serve_main(int argc, const char *const *argv, const std::string &judge_progr
     std::error_code ec;
     settings.codemirror_dir = fs::is_directory(codemirror_dir, ec) ? codemirror_dir : "";
     settings.solutions_dir = (fs::path(checkout) / "solutions").string();
-    settings.testcases_dir = o.testcases_dir;
-    settings.history_path = o.history_path;
+    settings.testcases_dir = options.testcases_dir;
+    settings.history_path = options.history_path;
     settings.judge_program = judge_program;
-    JudgeProgram judge{submission_judge(judge_program), {"--history", o.history_path}};
-    JudgingQueue queue(judge, submitted_folder(o.history_path), o.queued_per_token);
+    JudgeProgram judge{submission_judge(judge_program), {"--history", options.history_path}};
+    JudgingQueue queue(judge, submitted_folder(options.history_path), options.queued_per_token);
 
     httplib::Server server;
     // Each page watching a run holds a connection: more than httplib's few by default.
     server.new_task_queue = [] { return new httplib::ThreadPool(32); };
     server.set_payload_max_length(largest_source_bytes * 2 + 4096); // the source, JSON-escaped
     add_routes(server, settings, queue);
-    const int port =
-        o.port == 0 ? server.bind_to_any_port(o.host) : (server.bind_to_port(o.host, o.port) ? o.port : -1);
+    const int port = options.port == 0 ? server.bind_to_any_port(options.host)
+                                       : (server.bind_to_port(options.host, options.port) ? options.port : -1);
     if (port < 0) {
-        std::cerr << "judge serve: cannot listen on " << o.host << ":" << o.port
+        std::cerr << "judge serve: cannot listen on " << options.host << ":" << options.port
                   << " (in use, or not an address of this machine); choose another with --port or --host\n";
         return exit_status::setup;
     }
-    if (o.host != "127.0.0.1" && o.host != "localhost" && o.host != "::1")
-        std::cout << "judge serve: listening on " << o.host
+    if (options.host != "127.0.0.1" && options.host != "localhost" && options.host != "::1")
+        std::cout << "judge serve: listening on " << options.host
                   << ", reachable from other machines: every request still needs the token below, and it travels "
                      "unencrypted (plain HTTP)\n";
     if (settings.codemirror_dir.empty())
         std::cout << "judge serve: libjs-codemirror is not installed: the editor is a plain text area\n";
-    const std::string shown_host = o.host == "0.0.0.0" ? "127.0.0.1" : o.host;
+    const std::string shown_host = options.host == "0.0.0.0" ? "127.0.0.1" : options.host;
     std::cout << "judge serve: open http://" << shown_host << ":" << port << "/?token=" << settings.token
               << "\njudge serve: judging one submission at a time; Ctrl-C stops the server and every judge it "
                  "started\n"

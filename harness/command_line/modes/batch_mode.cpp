@@ -65,17 +65,17 @@ std::vector<std::string> submissions_of(const std::vector<std::string> &inputs) 
 
 // The judge's own options, checked once as the judge would check them, so that a slip is
 // one usage error rather than a JE in every row.
-std::optional<int> check_judge_arguments(const BatchOptions &o, const std::string &first,
+std::optional<int> check_judge_arguments(const BatchOptions &options, const std::string &first,
                                          const CommandLineDefaults &defaults) {
     for (const char *option : {"--json", "--junit"})
-        for (const auto &argument : o.judge_arguments)
+        for (const auto &argument : options.judge_arguments)
             if (argument == option || argument.rfind(std::string(option) + "=", 0) == 0)
                 throw UsageError(std::string(option) + " after --: the batch writes each submission's report itself "
                                                        "(--results); --json before -- names the batch's JSON");
     std::vector<std::string> words{"judge"};
-    if (o.rank) words.push_back("rank");
+    if (options.rank) words.push_back("rank");
     words.push_back(first);
-    words.insert(words.end(), o.judge_arguments.begin(), o.judge_arguments.end());
+    words.insert(words.end(), options.judge_arguments.begin(), options.judge_arguments.end());
     std::vector<const char *> argv;
     for (const auto &word : words) argv.push_back(word.c_str());
     const auto parsed = parse_command_line(static_cast<int>(argv.size()), argv.data(), defaults);
@@ -125,17 +125,17 @@ int report(BatchResult &result, const std::string &json_path) {
     return status_of(result.rows);
 }
 
-int merge(const BatchOptions &o) {
+int merge(const BatchOptions &options) {
     std::vector<std::string> problems;
     BatchResult result;
-    result.rows = rows_in(o.merge_folder, problems);
-    result.results_folder = o.merge_folder;
+    result.rows = rows_in(options.merge_folder, problems);
+    result.results_folder = options.merge_folder;
     for (const auto &problem : problems) std::cerr << "judge: batch --merge: " << escape_for_terminal(problem) << "\n";
     if (result.rows.empty()) {
-        std::cerr << "judge: batch --merge: no row in " << escape_for_terminal(o.merge_folder) << "\n";
+        std::cerr << "judge: batch --merge: no row in " << escape_for_terminal(options.merge_folder) << "\n";
         return exit_status::usage;
     }
-    return report(result, o.json_path);
+    return report(result, options.json_path);
 }
 
 std::size_t compilers_for(int asked) {
@@ -144,22 +144,23 @@ std::size_t compilers_for(int asked) {
     return std::max(1u, std::thread::hardware_concurrency() / 8);
 }
 
-int judge_batch(const BatchOptions &o, const CommandLineDefaults &defaults) {
-    const std::vector<std::string> submissions = submissions_of(o.inputs);
-    if (const auto status = check_judge_arguments(o, submissions.front(), defaults)) return *status;
-    const std::vector<GpuLane> lanes = choose_lanes(o.gpus, std::getenv("CUDA_VISIBLE_DEVICES"), listed_devices());
-    const ResultStore store(o.results);
-    JudgeCommand command{judge_program(), o.rank, o.judge_arguments, o.submission_timeout_s};
+int judge_batch(const BatchOptions &options, const CommandLineDefaults &defaults) {
+    const std::vector<std::string> submissions = submissions_of(options.inputs);
+    if (const auto status = check_judge_arguments(options, submissions.front(), defaults)) return *status;
+    const std::vector<GpuLane> lanes =
+        choose_lanes(options.gpus, std::getenv("CUDA_VISIBLE_DEVICES"), listed_devices());
+    const ResultStore store(options.results);
+    JudgeCommand command{judge_program(), options.rank, options.judge_arguments, options.submission_timeout_s};
 
     BatchResult result;
-    result.results_folder = o.results;
+    result.results_folder = options.results;
     for (const auto &lane : lanes) result.gpus.push_back(lane.label);
     std::vector<std::optional<BatchRow>> rows(submissions.size());
     std::vector<std::string> keys(submissions.size());
     std::vector<std::size_t> to_judge;
     // The mode is part of what was judged: a judge run's row is no rank run's.
-    std::vector<std::string> key_arguments = o.judge_arguments;
-    if (o.rank) key_arguments.insert(key_arguments.begin(), "rank");
+    std::vector<std::string> key_arguments = options.judge_arguments;
+    if (options.rank) key_arguments.insert(key_arguments.begin(), "rank");
     for (std::size_t i = 0; i < submissions.size(); ++i) {
         const auto key = submission_key(submissions[i], key_arguments);
         if (!key) throw UsageError(escape_for_terminal(submissions[i]) + ": cannot be read");
@@ -214,20 +215,20 @@ int judge_batch(const BatchOptions &o, const CommandLineDefaults &defaults) {
         rows[to_judge[job]] = std::move(row);
     };
     const auto start = std::chrono::steady_clock::now();
-    run_lanes(to_judge.size(), lanes.size(), compilers_for(o.compile_jobs), work);
+    run_lanes(to_judge.size(), lanes.size(), compilers_for(options.compile_jobs), work);
     result.wall_s = std::max(1e-3, std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
     for (auto &row : rows)
         if (row) result.rows.push_back(*row);
-    return report(result, o.json_path);
+    return report(result, options.json_path);
 }
 
 } // namespace
 
 int run_batch_command(const std::vector<std::string> &args, const CommandLineDefaults &defaults) {
-    BatchOptions o;
+    BatchOptions options;
     std::vector<std::string> batch_args = args;
     if (const auto dashes = std::find(batch_args.begin(), batch_args.end(), "--"); dashes != batch_args.end()) {
-        o.judge_arguments.assign(dashes + 1, batch_args.end());
+        options.judge_arguments.assign(dashes + 1, batch_args.end());
         batch_args.erase(dashes, batch_args.end());
     }
     CLI::App app{"Judges many solutions on one host, one lane per GPU: each solution's cases run on a GPU that does "
@@ -238,24 +239,26 @@ int run_batch_command(const std::vector<std::string> &args, const CommandLineDef
                  "judge batch"};
     app.formatter(wrapping_formatter(help_width()));
     app.set_help_flag("-h,--help", "print this help and exit");
-    app.add_option("submissions", o.inputs, "folders (their .cu files) and .cu files")->option_text("DIR|FILE…");
-    app.add_option("--gpus", o.gpus, "the GPUs, one lane each: all, or their indices as nvidia-smi numbers them")
+    app.add_option("submissions", options.inputs, "folders (their .cu files) and .cu files")->option_text("DIR|FILE…");
+    app.add_option("--gpus", options.gpus, "the GPUs, one lane each: all, or their indices as nvidia-smi numbers them")
         ->option_text("all|0,1,…")
         ->capture_default_str();
-    app.add_option("--results", o.results, "the folder for each solution's report, output and row, and batch.json")
+    app.add_option("--results", options.results,
+                   "the folder for each solution's report, output and row, and batch.json")
         ->option_text("FOLDER")
         ->capture_default_str();
-    app.add_option("--json", o.json_path, "also write the batch's table as JSON to this file")->option_text("FILE");
-    app.add_flag("--rank", o.rank, "rank every solution (./judge rank): a score for each that is all AC");
-    app.add_option("--compile-jobs", o.compile_jobs, "solutions compiled ahead at once (default: one per 8 CPUs)")
+    app.add_option("--json", options.json_path, "also write the batch's table as JSON to this file")
+        ->option_text("FILE");
+    app.add_flag("--rank", options.rank, "rank every solution (./judge rank): a score for each that is all AC");
+    app.add_option("--compile-jobs", options.compile_jobs, "solutions compiled ahead at once (default: one per 8 CPUs)")
         ->option_text("N")
         ->check(CLI::Range(1, 256));
-    app.add_option("--submission-timeout", o.submission_timeout_s,
+    app.add_option("--submission-timeout", options.submission_timeout_s,
                    "seconds one solution's judge may take, compile included; past it the row is JE")
         ->option_text("SECONDS")
         ->check(CLI::Range(1.0, 86400.0))
         ->capture_default_str();
-    app.add_option("--merge", o.merge_folder,
+    app.add_option("--merge", options.merge_folder,
                    "judge nothing: fold the rows in this results folder (a Slurm array's) "
                    "into the table")
         ->option_text("FOLDER")
@@ -273,12 +276,12 @@ int run_batch_command(const std::vector<std::string> &args, const CommandLineDef
         return exit_status::usage;
     }
     try {
-        if (!o.merge_folder.empty()) {
-            if (!o.inputs.empty()) throw UsageError("batch --merge judges nothing: name no submission with it");
-            return merge(o);
+        if (!options.merge_folder.empty()) {
+            if (!options.inputs.empty()) throw UsageError("batch --merge judges nothing: name no submission with it");
+            return merge(options);
         }
-        if (o.inputs.empty()) throw UsageError("batch: name a folder or .cu files (./judge batch solutions)");
-        return judge_batch(o, defaults);
+        if (options.inputs.empty()) throw UsageError("batch: name a folder or .cu files (./judge batch solutions)");
+        return judge_batch(options, defaults);
     } catch (const UsageError &e) {
         std::cerr << "judge: " << escape_for_terminal(e.what(), true) << "\n";
         return exit_status::usage;
