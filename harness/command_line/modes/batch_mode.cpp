@@ -267,10 +267,7 @@ int run_batch_command(const std::vector<std::string> &args, const CommandLineDef
     try {
         app.parse(batch_args);
     } catch (const CLI::Success &e) {
-        std::ostringstream out, err;
-        app.exit(e, out, err);
-        std::cout << escape_for_terminal(out.str(), true) << std::flush;
-        return 0;
+        return print_help_or_version(app, e);
     } catch (const CLI::ParseError &e) {
         std::cerr << "judge batch: " << escape_for_terminal(e.what()) << "\n(./judge batch --help lists the options)\n";
         return exit_status::usage;

@@ -598,12 +598,7 @@ std::variant<JudgeOptions, int> parse_command_line(int argc, const char *const *
         check_dependent_options(app, options);
         options.case_run.time_budget_given = app.get_option("--time-budget")->count() > 0;
     } catch (const CLI::Success &e) {
-        // --help and --version. CLI11's help quotes the command line (a file name with an
-        // escape sequence in it).
-        std::ostringstream out, err;
-        app.exit(e, out, err);
-        std::cout << escape_for_terminal(out.str(), true) << std::flush;
-        return 0;
+        return print_help_or_version(app, e);
     } catch (const CLI::ParseError &e) {
         if (help->parsed()) return print_help(app, help_topic);
         std::cerr << describe_parse_error(e, app) << std::flush;

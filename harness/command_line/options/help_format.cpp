@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cctype>
 #include <cstdlib>
+#include <iostream>
 #include <sstream>
 #include <string>
 #include <sys/ioctl.h>
@@ -145,6 +146,13 @@ std::string command_path(const CLI::App &command) {
     for (const CLI::App *app = &command; app->get_parent() != nullptr; app = app->get_parent())
         path = app->get_name() + (path.empty() ? "" : " " + path);
     return path;
+}
+
+int print_help_or_version(const CLI::App &app, const CLI::Success &asked) {
+    std::ostringstream out, err;
+    app.exit(asked, out, err);
+    std::cout << escape_for_terminal(out.str(), true) << std::flush;
+    return 0;
 }
 
 } // namespace gemm

@@ -17,6 +17,11 @@ std::size_t help_width();
 // A CLI11 formatter that wraps to `width` columns; subcommands inherit it.
 std::shared_ptr<CLI::Formatter> wrapping_formatter(std::size_t width);
 
+// --help or --version asked of `app` (CLI11 says so by throwing CLI::Success): prints it on
+// stdout, escaped for the terminal (its help quotes the command line, where a file name may
+// hold an escape sequence), and gives the exit status 0.
+int print_help_or_version(const CLI::App &app, const CLI::Success &asked);
+
 // "case new" for that subcommand; "" for the main command.
 std::string command_path(const CLI::App &command);
 
