@@ -1,6 +1,6 @@
 // One judging session: the options, the reporters, the GPU and the compiled solution,
 // and the ways to run cases (the suite, stress, the sanitizer, shrinking a failure)
-// that every mode of ./judge builds on (judge_main.cpp, rank_mode.cpp, compare_mode.cpp).
+// that every mode of ./judge builds on (main/judge_main.cpp, rank_mode.cpp, compare_mode.cpp).
 #pragma once
 
 #include "command_line/options/cli.hpp"
