@@ -108,13 +108,32 @@ function markCompileErrors(message) {
 
 const figure = (x, digits) => (x === undefined || x === null ? "" : Number(x).toPrecision(digits));
 
+// A time to the digits its resolution vouches for, as the console prints it: "17.0",
+// "0.03 ± 0.01", "< 0.05" (the report's time_resolution_ms: how far a median may move).
+function timeText(ms, resolution) {
+  if (ms === undefined || ms === null) return "";
+  if (!(resolution > 0)) return figure(ms, 3);
+  const decimals = Math.max(0, Math.ceil(-Math.log10(resolution)));
+  if (ms < resolution) return "< " + resolution.toFixed(decimals);
+  const shown = ms.toFixed(decimals);
+  return resolution / ms > 0.05 ? `${shown} ± ${resolution.toFixed(decimals)}` : shown;
+}
+
+// The error over its bound, as the console prints it: two decimals, or two digits when huge.
+function errorText(ratio) {
+  if (ratio === null) return "inf";
+  if (!(ratio >= 0)) return "";
+  return ratio < 1000 ? ratio.toFixed(2) : ratio.toPrecision(2);
+}
+
 function addRow(c) {
   const row = $("verdicts").tBodies[0].insertRow();
-  const median = c.timing ? c.timing.stats.median_ms : null;
-  const cublas = c.baseline_cublas ? c.baseline_cublas.stats.median_ms : null;
-  const cells = [c.name, `${c.M}×${c.N}×${c.K}`, c.verdict,
-    c.error_over_bound >= 0 ? c.error_over_bound.toFixed(2) : "", figure(median, 3), figure(cublas, 3),
-    c.gflops ? (c.gflops / 1000).toFixed(2) : "",
+  const median = c.timing ? c.timing.median_ms : null;
+  const cublas = c.baseline_cublas ? c.baseline_cublas.median_ms : null;
+  const resolved = c.timing && median >= (c.time_resolution_ms || 0);
+  const cells = [c.name, `${c.M}×${c.N}×${c.K}`, c.verdict, errorText(c.error_over_bound),
+    timeText(median, c.time_resolution_ms), timeText(cublas, c.cublas_time_resolution_ms),
+    resolved && c.gflops ? figure(c.gflops / 1000, median / c.time_resolution_ms >= 100 ? 3 : 2) : "",
     c.fraction_of_cublas ? Math.round(100 * c.fraction_of_cublas) + "%" : ""];
   cells.forEach((text, i) => row.appendChild(element("td", text, i === 2 ? "verdict " + c.verdict : "")));
   row.dataset.index = run.cases.length;
