@@ -7,7 +7,7 @@ namespace gemm {
 bool Sampler::wants_more() const {
     if (warming_up()) return true;
     if (static_cast<int>(throttled_.size()) >= rule_.max_samples) return false;
-    return rule_.stopping_rule().wants_more({static_cast<int>(kept_.size()), spent_ms_ / 1e3});
+    return stop_.wants_more({static_cast<int>(kept_.size()), spent_ms_ / 1e3});
 }
 
 void Sampler::record(const CallSample &sample) {

@@ -45,7 +45,7 @@ std::optional<double> median_own_events(const std::vector<CallSample> &samples);
 
 class Sampler {
   public:
-    explicit Sampler(SamplingRule rule) : rule_(rule) {}
+    explicit Sampler(SamplingRule rule) : rule_(rule), stop_(rule.stopping_rule()) {}
 
     bool warming_up() const { return warmups_ < rule_.warmup_calls; }
     // Another call is wanted: warm-ups first, then as the rule's CallBudgetRule says of the
@@ -60,6 +60,7 @@ class Sampler {
 
   private:
     SamplingRule rule_;
+    CallBudgetRule stop_; // when the kept calls are enough
     int warmups_ = 0;
     double spent_ms_ = 0;
     std::vector<CallSample> kept_, throttled_;

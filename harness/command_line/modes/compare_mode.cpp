@@ -24,14 +24,10 @@ constexpr double compare_round_budget_s = 0.1;
 constexpr int compare_round_calls = 20;
 
 // One side's timing of one shape: its calls round by round (a live compare's rounds, a rank
-// report's, or a judge report's one).
-struct SideTiming {
+// report's, or a judge report's one), as the clock measured them and with the side's own
+// measured cost of the path taken off, and those costs (one a round, or the report's one).
+struct SideTiming : SideRounds {
     int M = 0, N = 0, K = 0;
-    Rounds rounds_ms;
-    // The same calls as the clock measured them, before the side's own measured cost of the
-    // path was taken off, and those costs (one a round, or the report's one).
-    Rounds raw_rounds_ms;
-    std::vector<double> offsets_ms;
     bool has_raw() const {
         return !raw_rounds_ms.empty() && raw_rounds_ms.size() == rounds_ms.size() && !offsets_ms.empty();
     }
@@ -114,8 +110,6 @@ Timings timings_of_report(const std::string &side, const JudgeOptions &options) 
     return timings;
 }
 
-SideRounds rounds_of(const SideTiming &t) { return {t.rounds_ms, t.raw_rounds_ms, t.offsets_ms}; }
-
 // Two sides compared on the clock's own times, with one cost of the path for both taken
 // off for display: each side measures that cost itself (its referee, its empty calls and
 // stand-ins), and an error of a few µs in one side's measurement held through every round is
@@ -138,16 +132,8 @@ ComparedShape compare_raw(const std::string &name, const SideTiming &before, con
     speedup.ratio = old_ms / new_ms;
     speedup.low = std::min(taken_off(raw.low), speedup.ratio);
     speedup.high = std::max(taken_off(raw.high), speedup.ratio);
-    return {name,
-            {before.M, before.N, before.K},
-            old_ms,
-            new_ms,
-            test.p_value,
-            speedup,
-            significant(raw, test.p_value),
-            true,
-            rounds_of(before),
-            rounds_of(after)};
+    return {name,    {before.M, before.N, before.K}, old_ms, new_ms, test.p_value,
+            speedup, significant(raw, test.p_value), true,   before, after};
 }
 
 // Every shape's interval at the family-wise level of all the shapes compared: nine shapes
@@ -178,8 +164,8 @@ std::vector<ComparedShape> compare_timings(const Timings &old_side, const Timing
                         speedup,
                         significant(speedup, test.p_value),
                         false,
-                        rounds_of(before),
-                        rounds_of(after->second)});
+                        before,
+                        after->second});
     }
     return rows;
 }

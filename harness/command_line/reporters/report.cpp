@@ -1,5 +1,4 @@
 #include "command_line/reporters/report.hpp"
-#include "channel/protocol.hpp"
 #include "common/terminal_text.hpp"
 #include "common/text.hpp"
 #include "measurement/events_cross_check.hpp"
