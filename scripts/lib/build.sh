@@ -205,7 +205,7 @@ show_progress() {
             [ "$report" = "$said" ] || printf '\r\033[K%s' "${report:0:$((${COLUMNS:-100} - 1))}" >&2
             said="$report"
         elif ((SECONDS - shown >= interval)); then
-            echo "$report" >&2
+            echo "${report:0:100}" >&2 # a log's line, as a terminal's, fits 100 columns
             shown=$SECONDS
         fi
     done
