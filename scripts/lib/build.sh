@@ -10,8 +10,8 @@ plot_packages="python3-matplotlib"
 # What only the tests need, installed by scripts/test: the report schema's validator
 # (scripts/check-report) and clang-format (every source file's layout is checked).
 test_packages="python3-jsonschema clang-format"
-# What the browser test of ./judge serve drives (harness/tests/test_serve_browser.py), installed
-# by scripts/test alone.
+# What the browser test of ./judge serve drives (harness/tests/serve/test_serve_browser.py),
+# installed by scripts/test alone.
 browser_packages="chromium chromium-driver python3-selenium"
 # What the test of scripts/slurm/ starts a one-node cluster from, installed by scripts/test
 # as the plot packages are: never by ./judge.
