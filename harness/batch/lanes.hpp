@@ -2,7 +2,7 @@
 // from one queue, so a GPU does nothing else while a submission's cases are timed on it;
 // beside them, workers on the CPUs compile the submissions next in the queue, so that a
 // lane's judge finds its library cached. Pure scheduling: what judging and compiling do is
-// the caller's (submission_judge.hpp), and the CPU tests run it with stand-ins.
+// the caller's (submission_judge.hpp), and the CPU tests run it with a fake judge.
 #pragma once
 
 #include <cstddef>

@@ -16,7 +16,7 @@
 namespace gemm::batch {
 
 struct JudgeCommand {
-    std::string program;                // gemm-judge, or a stand-in (GEMM_JUDGE_BATCH_JUDGE)
+    std::string program;                // gemm-judge, or the tests' fake (GEMM_JUDGE_BATCH_JUDGE)
     bool rank = false;                  // `rank FILE`: a score for every submission all AC
     std::vector<std::string> arguments; // the judge's own options, the same for every submission
     double timeout_s = 3600;            // per submission, compile included

@@ -48,7 +48,7 @@ struct SupervisorOptions {
     std::size_t output_tail_bytes = 16384;
     double time_limit_scale = 1.0; // under compute-sanitizer a call runs tens of times slower
     // The judge's turn on the GPU is taken before the referee starts (judging/os/gpu_turn.hpp):
-    // the real judge's sessions; stand-in workers on a CPU need none.
+    // the real judge's sessions; fake workers on a CPU need none.
     bool takes_gpu_turn = false;
 };
 

@@ -12,7 +12,7 @@
 namespace gemm::serve {
 
 struct JudgeProgram {
-    std::string path;                     // gemm-judge, or a stand-in that judges without a GPU in tests
+    std::string path;                     // gemm-judge, or the tests' fake that judges without a GPU
     std::vector<std::string> shared_args; // given to every run: the history file
 };
 

@@ -28,10 +28,10 @@ std::string submitted_folder(const std::string &history_path) {
 }
 
 // The judge that judges a submission: this program, as ./judge runs it; in the server's
-// own tests a stand-in that judges without a GPU (GEMM_JUDGE_SERVE_JUDGE).
+// own tests a fake that judges without a GPU (GEMM_JUDGE_SERVE_JUDGE).
 std::string submission_judge(const std::string &judge_program) {
-    const char *stand_in = std::getenv("GEMM_JUDGE_SERVE_JUDGE");
-    return stand_in && *stand_in ? stand_in : judge_program;
+    const char *fake = std::getenv("GEMM_JUDGE_SERVE_JUDGE");
+    return fake && *fake ? fake : judge_program;
 }
 
 } // namespace

@@ -9,7 +9,7 @@ that the second was judged only after the first had ended. Prints the report; ex
 check fails.
 
 Usage: serve_check.py JUDGE SOLUTION FOLDER
-  JUDGE: ./judge (or, to test this script without a GPU, the stand-in judge as
+  JUDGE: ./judge (or, to test this script without a GPU, the fake judge as
   GEMM_JUDGE_SERVE_JUDGE with the judge program itself as JUDGE)
 """
 import json

@@ -84,8 +84,8 @@ std::optional<int> check_judge_arguments(const BatchOptions &options, const std:
 }
 
 std::string judge_program() {
-    // The CPU tests judge with a stand-in that sleeps, crashes or hangs as told.
-    if (const char *stand_in = std::getenv("GEMM_JUDGE_BATCH_JUDGE"); stand_in && *stand_in) return stand_in;
+    // The CPU tests judge with a fake that sleeps, crashes or hangs as told.
+    if (const char *fake = std::getenv("GEMM_JUDGE_BATCH_JUDGE"); fake && *fake) return fake;
     std::error_code ec;
     return fs::read_symlink("/proc/self/exe", ec).string();
 }

@@ -1,6 +1,6 @@
 // ./judge batch on the CPU (harness/batch/): the lanes and their queue, the compiling
 // ahead, which GPUs, the rows a judge's ending makes, the leaderboard, and the whole
-// command with a stand-in judge (batch/stand_in_judge.sh) on two fake GPUs: lanes run at
+// command with a fake judge (batch/fake_judge.sh) on two fake GPUs: lanes run at
 // once and one GPU never judges two submissions at once, a judge that crashes or hangs
 // costs only its row, a batch started again judges nothing again, and --merge gives the
 // same table.
@@ -202,7 +202,7 @@ struct BatchRun {
     std::string log;
 };
 
-// ./judge batch ARGS with the stand-in judge and two fake GPUs.
+// ./judge batch ARGS with the fake judge and two fake GPUs.
 BatchRun run_batch(const TempFolder &folder, const std::vector<std::string> &args) {
     std::vector<std::string> argv{judge_program, "batch"};
     argv.insert(argv.end(), args.begin(), args.end());
@@ -210,7 +210,7 @@ BatchRun run_batch(const TempFolder &folder, const std::vector<std::string> &arg
     setup.wall_seconds = 60;
     const char *path = std::getenv("PATH");
     setup.environment = {
-        "GEMM_JUDGE_BATCH_JUDGE=" + batch_tests + "/stand_in_judge.sh", "BATCH_STAND_IN_LOG=" + folder.at("log"),
+        "GEMM_JUDGE_BATCH_JUDGE=" + batch_tests + "/fake_judge.sh", "BATCH_FAKE_JUDGE_LOG=" + folder.at("log"),
         "PATH=" + folder.at("bin") + ":" + (path ? path : ""), "GEMM_JUDGE_HISTORY=" + folder.at("history.db")};
     // The two GPUs as a container or a Slurm task names them, whatever this machine holds;
     // the fake nvidia-smi gives their compute capability (the target compiled ahead for).

@@ -1,7 +1,7 @@
 // Fail fast (command_line/modes/session.hpp): a solution that crashes or hangs on every case is judged
 // in seconds. After fail_fast_limit cases end in RE or TLE the rest are not run, and said to
 // be; --keep-going runs every case; a WA never stops a run. Driven through the session's own
-// loop over the stand-in referee and runners (test_supervisor.cpp), on the CPU.
+// loop over the fake referee and runners (test_supervisor.cpp), on the CPU.
 #include "command_line/modes/session.hpp"
 #include "test_support.hpp"
 
@@ -40,14 +40,14 @@ std::vector<TestCase> cases(int count) {
     return list;
 }
 
-// The session's loop over `count` cases of a stand-in solution that does `behaviour`.
+// The session's loop over `count` cases of a fake solution that does `behaviour`.
 struct Judged {
     std::vector<CaseResult> results;
     std::vector<std::string> finished;
     NotRun not_run;
 };
 
-Judged judge_stand_in(const std::string &behaviour, int count, bool keep_going) {
+Judged judge_with_fakes(const std::string &behaviour, int count, bool keep_going) {
     TempFolder folder{"gemm-fail-fast"};
     JudgeOptions options;
     options.keep_going = keep_going;
@@ -56,11 +56,11 @@ Judged judge_stand_in(const std::string &behaviour, int count, bool keep_going) 
     auto owned = std::make_unique<Recorder>();
     Recorder &recorder = *owned;
     reporters.add(std::move(owned));
-    Session session(options, reporters, "stand-in.cu");
+    Session session(options, reporters, "fake.cu");
     session.context.device.memory_bytes = 1LL << 34;
     SupervisorOptions s;
-    s.referee = bin + "/stand_in_referee";
-    s.runner = bin + "/stand_in_runner";
+    s.referee = bin + "/fake_referee";
+    s.runner = bin + "/fake_runner";
     s.library = folder.write("solution.so", behaviour + "\n");
     s.judge_phase_limit_s = 2.0;
     s.startup_limit_s = 10.0;
@@ -75,7 +75,7 @@ Judged judge_stand_in(const std::string &behaviour, int count, bool keep_going) 
 } // namespace
 
 TEST_CASE("after three cases that crash the rest are not run, and the report says why and how to run them") {
-    const auto judged = judge_stand_in("crash-in-call", 8, false);
+    const auto judged = judge_with_fakes("crash-in-call", 8, false);
     REQUIRE(judged.results.size() == 3);
     for (const auto &r : judged.results) CHECK(r.verdict == Verdict::RE);
     CHECK(judged.not_run.names.size() == 5);
@@ -85,20 +85,20 @@ TEST_CASE("after three cases that crash the rest are not run, and the report say
 }
 
 TEST_CASE("cases that hang count toward the same limit") {
-    const auto judged = judge_stand_in("hang-in-call", 5, false);
+    const auto judged = judge_with_fakes("hang-in-call", 5, false);
     REQUIRE(judged.results.size() == 3);
     for (const auto &r : judged.results) CHECK(r.verdict == Verdict::TLE);
     CHECK(judged.not_run.names.size() == 2);
 }
 
 TEST_CASE("--keep-going judges every case however many crash") {
-    const auto judged = judge_stand_in("crash-in-call", 5, true);
+    const auto judged = judge_with_fakes("crash-in-call", 5, true);
     CHECK(judged.results.size() == 5);
     CHECK(judged.not_run.names.empty());
 }
 
 TEST_CASE("wrong answers never stop a run: they are fast, and their maps help") {
-    const auto judged = judge_stand_in("wrong", 6, false);
+    const auto judged = judge_with_fakes("wrong", 6, false);
     CHECK(judged.results.size() == 6);
     for (const auto &r : judged.results) CHECK(r.verdict == Verdict::WA);
     CHECK(judged.not_run.names.empty());

@@ -21,7 +21,7 @@ namespace fs = std::filesystem;
 
 namespace {
 
-// The pids a stand-in wrote to `file`, once there are `count` of them (empty after 60 s).
+// The pids a fake worker wrote to `file`, once there are `count` of them (empty after 60 s).
 std::vector<pid_t> wait_for_pids(const std::string &file, std::size_t count) {
     for (int tries = 0; tries < 6000; ++tries) {
         std::ifstream in(file);
@@ -117,8 +117,8 @@ TEST_CASE("SIGTERM while the referee and a runner run stops them and everything 
     TempFolder folder;
     const auto pid_file = folder.at("pids");
     // Stands in for both programs: starts a sleep, records both pids, never says hello.
-    const auto program = folder.write("stand-in", "#!/bin/sh\nsleep 300 & echo $! >> " + pid_file + "; echo $$ >> " +
-                                                      pid_file + "; wait\n");
+    const auto program = folder.write("fake-worker", "#!/bin/sh\nsleep 300 & echo $! >> " + pid_file + "; echo $$ >> " +
+                                                         pid_file + "; wait\n");
     fs::permissions(program, fs::perms::owner_all);
     const pid_t judge = fork();
     if (judge == 0) {

@@ -1,7 +1,7 @@
-// The supervisor with its three processes, on a machine without a GPU: a stand-in
-// referee that checks C itself (stand_in_referee.cpp) and stand-in runners that run the
+// The supervisor with its three processes, on a machine without a GPU: a fake
+// referee that checks C itself (fake_referee.cpp) and fake runners that run the
 // real protocol loop and the real confinement, misbehaving on purpose
-// (stand_in_runner.cpp). Every misbehaviour costs only the case it happened on, and no
+// (fake_runner.cpp). Every misbehaviour costs only the case it happened on, and no
 // verdict depends on what the solution's process says.
 #include "judging/supervisor.hpp"
 #include "test_support.hpp"
@@ -34,13 +34,13 @@ TestCase small_case(const std::string &name, double time_limit_s = 0.5) {
     return tc;
 }
 
-// A supervisor whose "solution" does `behaviour` (stand_in_runner.cpp's words).
-struct StandIn {
+// A supervisor whose "solution" does `behaviour` (fake_runner.cpp's words).
+struct FakeWorkers {
     TempFolder folder{"gemm-supervisor"};
     SupervisorOptions options;
-    explicit StandIn(const std::string &behaviour) {
-        options.referee = bin + "/stand_in_referee";
-        options.runner = bin + "/stand_in_runner";
+    explicit FakeWorkers(const std::string &behaviour) {
+        options.referee = bin + "/fake_referee";
+        options.runner = bin + "/fake_runner";
         options.library = folder.write("solution.so", behaviour + "\n");
         options.judge_phase_limit_s = 2.0;
         options.startup_limit_s = 10.0;
@@ -51,11 +51,11 @@ struct StandIn {
 } // namespace
 
 TEST_CASE("a well-behaved solution is AC by the referee's own check of C") {
-    StandIn stand_in("ok");
-    Supervisor s(stand_in.options);
+    FakeWorkers fakes("ok");
+    Supervisor s(fakes.options);
     const auto start = s.start();
     REQUIRE(start.ok);
-    CHECK(start.device.name == "Stand-in GPU");
+    CHECK(start.device.name == "Fake GPU");
     CHECK(start.solve_error.empty());
     const auto r = s.run_case(small_case("a"));
     CHECK(r.verdict == Verdict::AC);
@@ -68,12 +68,12 @@ TEST_CASE(
     setenv("GEMM_JUDGE_GPU_TURNS", "1", 1); // this process only: a CTest case runs alone in its own
     auto other_judge = GpuTurn::take(gpu_turn_lock_path(), nullptr);
     REQUIRE(other_judge->held());
-    StandIn stand_in("ok");
-    stand_in.options.takes_gpu_turn = true;
-    Supervisor s(stand_in.options);
+    FakeWorkers fakes("ok");
+    fakes.options.takes_gpu_turn = true;
+    Supervisor s(fakes.options);
     s.begin();
     usleep(200 * 1000);
-    CHECK(children_named(getpid(), "stand_in_referee") == 0);
+    CHECK(children_named(getpid(), "fake_referee") == 0);
     std::thread release([&] {
         usleep(300 * 1000);
         other_judge.reset();
@@ -82,7 +82,7 @@ TEST_CASE(
     release.join();
     REQUIRE(start.ok);
     CHECK(start.waited_for_gpu_s >= 0.2);
-    CHECK(children_named(getpid(), "stand_in_referee") == 1);
+    CHECK(children_named(getpid(), "fake_referee") == 1);
     CHECK(s.run_case(small_case("after the wait")).verdict == Verdict::AC);
     // The judge holds its turn now: another judge's try fails until this one is done.
     CHECK_FALSE(GpuTurn::try_take(gpu_turn_lock_path())->held());
@@ -90,22 +90,22 @@ TEST_CASE(
 }
 
 TEST_CASE("a wrong C is WA: the verdict is the referee's, from what C holds") {
-    StandIn stand_in("wrong");
-    Supervisor s(stand_in.options);
+    FakeWorkers fakes("wrong");
+    Supervisor s(fakes.options);
     CHECK(s.run_case(small_case("wrong")).verdict == Verdict::WA);
 }
 
 TEST_CASE("a forged AC on every descriptor and an early 'returned' earn nothing: C is checked") {
-    StandIn stand_in("forge");
-    Supervisor s(stand_in.options);
+    FakeWorkers fakes("forge");
+    Supervisor s(fakes.options);
     const auto r = s.run_case(small_case("forger"));
     CHECK(r.verdict == Verdict::WA);
     CHECK(contains(r.detail, "never written"));
 }
 
 TEST_CASE("a line on the runner's channel that is not 'returned' is RE, and the judge goes on") {
-    StandIn stand_in("garbage");
-    Supervisor s(stand_in.options);
+    FakeWorkers fakes("garbage");
+    Supervisor s(fakes.options);
     const auto r = s.run_case(small_case("liar"));
     CHECK(r.verdict == Verdict::RE);
     CHECK(contains(r.detail, "broke the runner protocol"));
@@ -113,8 +113,8 @@ TEST_CASE("a line on the runner's channel that is not 'returned' is RE, and the 
 }
 
 TEST_CASE("a solution whose call overruns its limit gets TLE and is killed") {
-    StandIn stand_in("hang-in-call");
-    Supervisor s(stand_in.options);
+    FakeWorkers fakes("hang-in-call");
+    Supervisor s(fakes.options);
     const auto r = s.run_case(small_case("slow", 0.3));
     CHECK(r.verdict == Verdict::TLE);
     CHECK(contains(r.detail, "call 1 of solve() ran past the time limit"));
@@ -123,16 +123,16 @@ TEST_CASE("a solution whose call overruns its limit gets TLE and is killed") {
 
 TEST_CASE("a stand-in call in the solution's process is no call of solve(): it leaves the calls' count and the verdict "
           "alone") {
-    StandIn stand_in("ok");
-    Supervisor s(stand_in.options);
+    FakeWorkers fakes("ok");
+    Supervisor s(fakes.options);
     const auto r = s.run_case(small_case("stand-in-first"));
     CHECK(r.verdict == Verdict::AC);
 }
 
 TEST_CASE(
     "a solution's process kept from returning from the judge's stand-in call gets TLE that says so, and is killed") {
-    StandIn stand_in("hang-in-stand-in");
-    Supervisor s(stand_in.options);
+    FakeWorkers fakes("hang-in-stand-in");
+    Supervisor s(fakes.options);
     const auto r = s.run_case(small_case("stand-in-first", 0.3));
     CHECK(r.verdict == Verdict::TLE);
     CHECK(contains(r.detail, "a stand-in call the judge made in the solution's process before any call of solve() "
@@ -142,8 +142,8 @@ TEST_CASE(
 }
 
 TEST_CASE("a solution killed by a signal gets RE naming the signal and the call") {
-    StandIn stand_in("crash-in-call");
-    Supervisor s(stand_in.options);
+    FakeWorkers fakes("crash-in-call");
+    Supervisor s(fakes.options);
     const auto r = s.run_case(small_case("boom"));
     CHECK(r.verdict == Verdict::RE);
     CHECK(contains(r.detail, "Segmentation fault"));
@@ -151,16 +151,16 @@ TEST_CASE("a solution killed by a signal gets RE naming the signal and the call"
 }
 
 TEST_CASE("abort() inside solve() is RE") {
-    StandIn stand_in("abort-in-call");
-    Supervisor s(stand_in.options);
+    FakeWorkers fakes("abort-in-call");
+    Supervisor s(fakes.options);
     const auto r = s.run_case(small_case("abort"));
     CHECK(r.verdict == Verdict::RE);
     CHECK(contains(r.detail, "Aborted"));
 }
 
 TEST_CASE("exit(0) inside solve() is RE, whatever the status") {
-    StandIn stand_in("exit-in-call");
-    Supervisor s(stand_in.options);
+    FakeWorkers fakes("exit-in-call");
+    Supervisor s(fakes.options);
     const auto r = s.run_case(small_case("quitter"));
     CHECK(r.verdict == Verdict::RE);
     CHECK(contains(r.detail, "exited with status 0"));
@@ -168,16 +168,16 @@ TEST_CASE("exit(0) inside solve() is RE, whatever the status") {
 }
 
 TEST_CASE("a fake verdict printed on stdout changes nothing and is kept in the output tail") {
-    StandIn stand_in("print");
-    Supervisor s(stand_in.options);
+    FakeWorkers fakes("print");
+    Supervisor s(fakes.options);
     const auto r = s.run_case(small_case("printer"));
     CHECK(r.verdict == Verdict::AC);
     CHECK(contains(r.output_tail, "\"verdict\":\"AC\""));
 }
 
 TEST_CASE("flooding stdout keeps only a bounded tail") {
-    StandIn stand_in("flood");
-    Supervisor s(stand_in.options);
+    FakeWorkers fakes("flood");
+    Supervisor s(fakes.options);
     const auto r = s.run_case(small_case("flood"));
     CHECK(r.verdict == Verdict::AC);
     CHECK(r.output_tail.size() <= 2 * 4096);
@@ -185,8 +185,8 @@ TEST_CASE("flooding stdout keeps only a bounded tail") {
 }
 
 TEST_CASE("a solution that dies while it is loaded is reported as the solution's fault, and each case gets RE") {
-    StandIn stand_in("crash-on-load");
-    Supervisor s(stand_in.options);
+    FakeWorkers fakes("crash-on-load");
+    Supervisor s(fakes.options);
     const auto start = s.start();
     CHECK_FALSE(start.ok);
     CHECK(start.solution_at_fault);
@@ -195,22 +195,22 @@ TEST_CASE("a solution that dies while it is loaded is reported as the solution's
 }
 
 TEST_CASE("a solution whose process never finishes loading is RE after the load limit, not a long wait") {
-    StandIn stand_in("hang-on-load");
-    stand_in.options.load_limit_s = 1.0;
-    Supervisor s(stand_in.options);
+    FakeWorkers fakes("hang-on-load");
+    fakes.options.load_limit_s = 1.0;
+    Supervisor s(fakes.options);
     const auto started = std::chrono::steady_clock::now();
     const auto start = s.start();
     CHECK(std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count() < 5.0);
     CHECK_FALSE(start.ok);
     CHECK(start.solution_at_fault);
     CHECK(contains(start.failure, "did not finish loading the solution within 1 s"));
-    CHECK(children_named(getpid(), "stand_in_runner") == 0);
+    CHECK(children_named(getpid(), "fake_runner") == 0);
 }
 
 TEST_CASE("a referee program that cannot be executed is reported, not waited for, and is the judge's JE") {
-    StandIn stand_in("ok");
-    stand_in.options.referee = "/nonexistent/gemm-referee";
-    Supervisor s(stand_in.options);
+    FakeWorkers fakes("ok");
+    fakes.options.referee = "/nonexistent/gemm-referee";
+    Supervisor s(fakes.options);
     const auto start = s.start();
     CHECK_FALSE(start.ok);
     CHECK_FALSE(start.solution_at_fault);
@@ -219,8 +219,8 @@ TEST_CASE("a referee program that cannot be executed is reported, not waited for
 }
 
 TEST_CASE("a runner that crashes is replaced alone: the referee and its calibration go on") {
-    StandIn stand_in("crash-in-call");
-    Supervisor s(stand_in.options);
+    FakeWorkers fakes("crash-in-call");
+    Supervisor s(fakes.options);
     for (const char *name : {"first", "second", "third"}) {
         const auto r = s.run_case(small_case(name));
         CHECK(r.verdict == Verdict::RE);
@@ -228,12 +228,12 @@ TEST_CASE("a runner that crashes is replaced alone: the referee and its calibrat
     }
     CHECK(s.starts().referees == 1);
     CHECK(s.starts().runners == 3);
-    CHECK(children_named(getpid(), "stand_in_referee") == 1);
+    CHECK(children_named(getpid(), "fake_referee") == 1);
 }
 
 TEST_CASE("a call that overruns costs only its runner: TLE, and the next case runs in a fresh runner") {
-    StandIn stand_in("hang-in-call");
-    Supervisor s(stand_in.options);
+    FakeWorkers fakes("hang-in-call");
+    Supervisor s(fakes.options);
     for (const char *name : {"slow", "slower"}) {
         const auto r = s.run_case(small_case(name, 0.3));
         CHECK(r.verdict == Verdict::TLE);
@@ -244,25 +244,25 @@ TEST_CASE("a call that overruns costs only its runner: TLE, and the next case ru
 }
 
 TEST_CASE("once the referee's spare sockets are used, a failed runner's case starts all three afresh") {
-    StandIn stand_in("crash-in-call");
-    stand_in.options.spare_runners = 1;
-    Supervisor s(stand_in.options);
+    FakeWorkers fakes("crash-in-call");
+    fakes.options.spare_runners = 1;
+    Supervisor s(fakes.options);
     for (const char *name : {"a", "b", "c"}) CHECK(s.run_case(small_case(name)).verdict == Verdict::RE);
     CHECK(s.starts().referees == 2); // a and b on the first referee (b on its spare), c on a new one
     CHECK(s.starts().runners == 3);
 }
 
 TEST_CASE("a broken protocol replaces the runner, and a good solution's next case is judged by the same referee") {
-    StandIn stand_in("garbage");
-    Supervisor s(stand_in.options);
+    FakeWorkers fakes("garbage");
+    Supervisor s(fakes.options);
     CHECK(s.run_case(small_case("liar")).verdict == Verdict::RE);
     CHECK(s.run_case(small_case("liar again")).verdict == Verdict::RE);
     CHECK(s.starts().referees == 1);
 }
 
 TEST_CASE("the runner's hello carries a missing solve() through to the judge") {
-    StandIn stand_in("no-solve");
-    Supervisor s(stand_in.options);
+    FakeWorkers fakes("no-solve");
+    Supervisor s(fakes.options);
     const auto start = s.start();
     REQUIRE(start.ok);
     CHECK(start.solve_error == "no solve() in it");
@@ -273,8 +273,8 @@ TEST_CASE("a runner inherits no descriptor of the judge's but its own") {
     const auto path = folder.at("judge-file");
     std::FILE *judge_file = std::fopen(path.c_str(), "w"); // opened without close-on-exec
     REQUIRE(judge_file != nullptr);
-    StandIn stand_in("forge"); // writes to every descriptor 0…63
-    Supervisor s(stand_in.options);
+    FakeWorkers fakes("forge"); // writes to every descriptor 0…63
+    Supervisor s(fakes.options);
     s.run_case(small_case("writer"));
     std::fclose(judge_file);
     CHECK(std::filesystem::file_size(path) == 0);

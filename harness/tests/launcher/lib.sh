@@ -1,5 +1,5 @@
 # Shared by the launcher's tests: a checkout made of the real ./judge, scripts/test and
-# scripts/lib/build.sh around the stand-in project beside this file, in a folder of its own.
+# scripts/lib/build.sh around the stub project beside this file, in a folder of its own.
 # Expects $repo (the real repository) to be set.
 set -euo pipefail
 unset GEMM_JUDGE_BUILD_DIR GEMM_JUDGE_ROOT # the outer scripts/test's build is not ours
@@ -22,7 +22,7 @@ make_checkout() {
     cp "$repo/scripts/lib/build.sh" "$repo/scripts/lib/ensure-matplotlib.sh" "$1/scripts/lib/"
     cp "$here/stub-project/CMakeLists.txt" "$here/stub-project/make-stub.sh" "$1/"
     # A machine without a package registry (the GPU machine) has the dependencies only as
-    # the repository's staged copies (scripts/stage-deps): the stand-in checkout gets them too.
+    # the repository's staged copies (scripts/stage-deps): the stub checkout gets them too.
     if [ -d "$repo/.deps" ]; then cp -r "$repo/.deps" "$1/"; fi
 }
 

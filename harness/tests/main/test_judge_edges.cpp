@@ -255,7 +255,7 @@ TEST_CASE("--help's examples name cases that exist") {
 
 namespace {
 
-// An nvcc stand-in: `--version` works; every compile prints `message` (bytes as printf
+// A fake nvcc: `--version` works; every compile prints `message` (bytes as printf
 // writes them from octal escapes) and fails.
 std::string failing_nvcc(const TempFolder &folder, const std::string &printf_message) {
     const auto path =
@@ -268,7 +268,7 @@ std::string failing_nvcc(const TempFolder &folder, const std::string &printf_mes
     return path;
 }
 
-// An nvcc stand-in that builds a library with an empty solve() from the host compiler.
+// A fake nvcc that builds a library with an empty solve() from the host compiler.
 std::string building_nvcc(const TempFolder &folder) {
     const auto path = folder.write(
         "bin/nvcc",

@@ -1,4 +1,4 @@
-// The Policy of the confined stand-in (stand_in_confined.cpp), shared with the test that
+// The Policy of the fake confined runner (fake_confined_runner.cpp), shared with the test that
 // watches it (test_sandbox.cpp): both sides must judge by the same rules.
 #pragma once
 
@@ -9,10 +9,10 @@
 
 namespace gemm::test {
 
-inline sandbox::Policy stand_in_policy(const std::string &scratch, pid_t stand_in) {
+inline sandbox::Policy confined_runner_policy(const std::string &scratch, pid_t runner) {
     sandbox::Policy policy;
     policy.readable = sandbox::system_folders();
-    for (const auto &entry : sandbox::proc_entries_for(stand_in)) policy.readable.push_back(entry);
+    for (const auto &entry : sandbox::proc_entries_for(runner)) policy.readable.push_back(entry);
     policy.writable = {scratch};
     policy.devices = {"/dev/null"};
     policy.run_as_uid = sandbox::nobody_uid; // when the tests run as root (CI)

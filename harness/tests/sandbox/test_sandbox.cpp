@@ -1,8 +1,8 @@
-// The runner's confinement end to end: a stand-in (stand_in_confined.cpp) confines itself
+// The runner's confinement end to end: a fake runner (fake_confined_runner.cpp) confines itself
 // with confine_self, hands its seccomp listener to this test, which runs the AttemptMonitor
 // on it as the judge will, and then makes one escape attempt. Each attempt must fail, leave
 // the decoy files byte for byte as they were, and be named by the monitor in words. The
-// decoys are open to every user, so that only the sandbox can be what stops the stand-in
+// decoys are open to every user, so that only the sandbox can be what stops the fake
 // (which, when the tests run as root, runs as nobody).
 #include "confined_policy.hpp"
 #include "sandbox/attempt_monitor.hpp"
@@ -36,7 +36,7 @@ using gemm::test::TempFolder;
 
 namespace {
 
-const std::string stand_in = std::string(GEMM_BIN_DIR) + "/stand_in_confined";
+const std::string fake_runner = std::string(GEMM_BIN_DIR) + "/fake_confined_runner";
 using namespace std::string_literals;
 const std::string history_bytes = "SQLite format 3\0 the user's precious history"s;
 const std::string secret_bytes = "shape 300 77 129\nseed 424242\n"s;
@@ -100,7 +100,7 @@ struct UnixListener {
     }
 };
 
-// The scratch folder (the stand-in's to write) and the decoys (everyone's to write, so
+// The scratch folder (the fake runner's to write) and the decoys (everyone's to write, so
 // only the sandbox stops it).
 struct Files {
     TempFolder scratch{"gemm-sandbox-scratch"};
@@ -121,13 +121,13 @@ struct Files {
 };
 
 struct ConfinedRun {
-    std::string output;                // what the stand-in printed: "result: errno 1 (…)"
+    std::string output;                // what the fake runner printed: "result: errno 1 (…)"
     std::vector<std::string> attempts; // what the monitor named
     bool confined = false;             // the listener arrived
     bool exited = false;
 };
 
-// Runs the stand-in with one attempt and watches it as the judge will.
+// Runs the fake runner with one attempt and watches it as the judge will.
 ConfinedRun run_confined(const std::string &attempt, const Files &files, int port = 0) {
     ConfinedRun run;
     int channel[2], out[2];
@@ -138,7 +138,7 @@ ConfinedRun run_confined(const std::string &attempt, const Files &files, int por
         setpgid(0, 0); // a process group of its own: the one it may signal
         dup2(channel[1], 3);
         dup2(out[1], STDOUT_FILENO);
-        execl(stand_in.c_str(), stand_in.c_str(), "3", files.scratch.path.c_str(), attempt.c_str(),
+        execl(fake_runner.c_str(), fake_runner.c_str(), "3", files.scratch.path.c_str(), attempt.c_str(),
               files.decoys.path.c_str(), std::to_string(port).c_str(), static_cast<char *>(nullptr));
         _exit(127);
     }
@@ -157,8 +157,8 @@ ConfinedRun run_confined(const std::string &attempt, const Files &files, int por
     run.confined = listener >= 0 && payload == "seccomp listener";
     std::unique_ptr<sandbox::AttemptMonitor> monitor;
     if (listener >= 0)
-        monitor =
-            std::make_unique<sandbox::AttemptMonitor>(listener, test::stand_in_policy(files.scratch.path, pid), pid);
+        monitor = std::make_unique<sandbox::AttemptMonitor>(listener,
+                                                            test::confined_runner_policy(files.scratch.path, pid), pid);
     bool output_open = true, listening = monitor != nullptr;
     while ((output_open || listening) && milliseconds_left() > 0) {
         pollfd ready[2] = {{out[0], static_cast<short>(output_open ? POLLIN : 0), 0},

@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """./judge serve in a real browser: Debian's chromium, headless, through Selenium.
 
-The server judges through the stand-in judge (stand_in_judge.cpp: the judge's own session
-and reporters over the stand-in referee and runner), so rows stream in on a machine without
+The server judges through the fake judge (fake_judge.cpp: the judge's own session
+and reporters over the fake referee and runner), so rows stream in on a machine without
 a GPU. Checked: every request needs the token (403 without it, a POST needs it in its
 header); a CE shows the compiler's message and marks its line in the editor; a suite's rows
 stream in the order of the suite; a WA's detail draws the map and the smallest failing
@@ -85,7 +85,7 @@ def events(base, token, submission):
 
 
 def start_server(folder, history, queued):
-    environment = dict(os.environ, GEMM_JUDGE_SERVE_JUDGE=os.path.join(BIN, "stand_in_judge"), GEMM_JUDGE_ROOT=SOURCE)
+    environment = dict(os.environ, GEMM_JUDGE_SERVE_JUDGE=os.path.join(BIN, "fake_judge"), GEMM_JUDGE_ROOT=SOURCE)
     server = subprocess.Popen([os.path.join(BIN, "gemm-judge"), "serve", "--port", "0", "--history", history,
                                "--queued-per-browser", str(queued)],
                               stdout=subprocess.PIPE, stderr=subprocess.STDOUT, env=environment, text=True)
@@ -234,7 +234,7 @@ def browser_checks(base, token, driver):
     driver.find_element(By.CSS_SELECTOR, "[data-tab=leaderboard]").click()
     WebDriverWait(driver, 20).until(lambda d: d.find_elements(By.CSS_SELECTOR, "#leaderboard-table tbody tr"))
     board = driver.find_element(By.ID, "leaderboard-table").text
-    check("Stand-in GPU" in board and board.index("alert('history')") < board.index("tiled.cu"),
+    check("Fake GPU" in board and board.index("alert('history')") < board.index("tiled.cu"),
           "the leaderboard per GPU, best first")
     shot(driver, "serve-leaderboard.png")
 
@@ -276,7 +276,7 @@ def interrupt_checks(server, base, token):
 def main():
     folder = tempfile.mkdtemp(prefix="gemm-serve-test-")
     history = os.path.join(folder, "history.sqlite")
-    subprocess.run([os.path.join(BIN, "stand_in_judge"), "--fixture-history", history], check=True)
+    subprocess.run([os.path.join(BIN, "fake_judge"), "--fixture-history", history], check=True)
     server, base, token = start_server(folder, history, queued=2)
     driver = None
     try:

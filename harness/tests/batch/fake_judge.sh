@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
-# A stand-in for gemm-judge in the CPU tests of ./judge batch (test_batch.cpp): judges a
+# A fake gemm-judge in the CPU tests of ./judge batch (test_batch.cpp): judges a
 # submission as its first "BATCH: …" line says (sleep SECONDS, wa, crash, hang; a #error
 # is CE), writes a report as the judge's --json does, and logs when it started and ended
-# on which GPU (CUDA_VISIBLE_DEVICES) to $BATCH_STAND_IN_LOG. With no GPU visible it only
+# on which GPU (CUDA_VISIBLE_DEVICES) to $BATCH_FAKE_JUDGE_LOG. With no GPU visible it only
 # "compiles", as the batch's compiling ahead runs the judge.
-log="${BATCH_STAND_IN_LOG:-/dev/null}"
+log="${BATCH_FAKE_JUDGE_LOG:-/dev/null}"
 [ "$1" = rank ] && shift
 file="$1"
 shift

@@ -1,4 +1,4 @@
-// A stand-in for gemm-referee on a machine without a GPU: the judge's side of the
+// A fake gemm-referee on a machine without a GPU: the judge's side of the
 // start-up and the case protocol as the real one speaks it, and the runner driven
 // through the real RunnerLink over shared host memory (a memfd) instead of GPU memory.
 // Its facts come from its own FP64 check of what C holds after the runner says
@@ -6,7 +6,7 @@
 // referee's do; the judge decides the verdict from them.
 // A failed solution's runner is replaced on a spare socket as the real referee does
 // (runner_replaced), while one is left.
-// Usage: stand_in_referee --channel-in=FD --channel-out=FD --runner=FD --baseline=FD
+// Usage: fake_referee --channel-in=FD --channel-out=FD --runner=FD --baseline=FD
 //        [--spare-runners=FD,FD,…]
 #include "channel/channel.hpp"
 #include "channel/protocol.hpp"
@@ -36,7 +36,7 @@ CaseResult run_case(RefereeChannel &judge, RunnerLink &runner, const CaseRequest
     const CaseInputs inputs = case_inputs(tc, checked_input_set);
     const std::size_t a = inputs.A.size(), b = inputs.B.size(), c = std::size_t(tc.M) * tc.K;
     const std::size_t bytes = (a + b + c) * sizeof(float);
-    const int fd = memfd_create("stand-in-arena", MFD_CLOEXEC);
+    const int fd = memfd_create("fake-arena", MFD_CLOEXEC);
     if (fd < 0 || ftruncate(fd, static_cast<off_t>(bytes)) != 0) throw std::runtime_error("memfd");
     auto *arena = static_cast<float *>(mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0));
     std::memcpy(arena, inputs.A.data(), a * sizeof(float));
@@ -125,7 +125,7 @@ int main(int argc, char **argv) {
     baseline.stop_between_exchanges(greeting->value("baseline_group", 0));
     DeviceInfo device;
     device.present = true;
-    device.name = "Stand-in GPU";
+    device.name = "Fake GPU";
     judge.send({{"event", event::hello}, {"device", device}, {"failure", ""}});
     const std::vector<int> fds = runner_fds(argc, argv);
     for (std::size_t i = 0; i < fds.size(); ++i) {

@@ -1,10 +1,10 @@
-// A stand-in for the runner: confines itself as the runner will (confine_self), hands its
+// A fake runner: confines itself as the runner will (confine_self), hands its
 // seccomp listener to the test over descriptor SOCKET_FD, then makes one escape attempt and
 // prints how it ended: "result: ok" or "result: errno N". test_sandbox.cpp checks that each
 // attempt failed, changed nothing and was named by the monitor. Two attempts come from a
 // thread started before confine_self, as CUDA's are: one after restrict_filesystem (the
 // runner's order), one without it.
-//   stand_in_confined SOCKET_FD SCRATCH ATTEMPT DECOY_FOLDER PORT
+//   fake_confined_runner SOCKET_FD SCRATCH ATTEMPT DECOY_FOLDER PORT
 #include "confined_policy.hpp"
 #include "sandbox/confine.hpp"
 
@@ -201,7 +201,7 @@ class EarlyThread {
 
 int main(int argc, char **argv) {
     if (argc != 6 || attempts.count(argv[3]) == 0) {
-        std::fprintf(stderr, "usage: stand_in_confined SOCKET_FD SCRATCH ATTEMPT DECOY_FOLDER PORT\n");
+        std::fprintf(stderr, "usage: fake_confined_runner SOCKET_FD SCRATCH ATTEMPT DECOY_FOLDER PORT\n");
         return 64;
     }
     const int socket_fd = std::atoi(argv[1]);
@@ -209,7 +209,7 @@ int main(int argc, char **argv) {
     decoys = argv[4];
     port = std::atoi(argv[5]);
     const std::string attempt = argv[3];
-    const auto policy = gemm::test::stand_in_policy(scratch, getpid());
+    const auto policy = gemm::test::confined_runner_policy(scratch, getpid());
     std::vector<std::string> unconfined;
     if (attempt == "thread-after-restrict") unconfined = gemm::sandbox::restrict_filesystem(policy).unconfined;
     std::unique_ptr<EarlyThread> early;

@@ -1,11 +1,11 @@
-// A stand-in for gemm-judge, for ./judge serve's tests on a machine without a GPU or nvcc:
+// A fake gemm-judge, for ./judge serve's tests on a machine without a GPU or nvcc:
 // the judge's own session, reporters (--stream among them) and history, judging through
-// the stand-in referee and runner (stand_in_referee.cpp, stand_in_runner.cpp) instead of the
-// real ones. The "solution" is a text file as the stand-in runner reads it: its first word
+// the fake referee and runner (fake_referee.cpp, fake_runner.cpp) instead of the
+// real ones. The "solution" is a text file as the fake runner reads it: its first word
 // says what it does (ok, wrong, crash-in-call, print-markup, …); "compile-error" makes it
 // fail to compile, with a message in nvcc's form that quotes its third line.
-// Usage: stand_in_judge SOLUTION [--category sample] [--stream FILE] [--json FILE] [--history FILE]
-//        stand_in_judge --fixture-history FILE   (writes a small history to read back)
+// Usage: fake_judge SOLUTION [--category sample] [--stream FILE] [--json FILE] [--history FILE]
+//        fake_judge --fixture-history FILE   (writes a small history to read back)
 #include "command_line/history/history.hpp"
 #include "command_line/modes/session.hpp"
 #include "command_line/reporters/history_reporter.hpp"
@@ -41,7 +41,7 @@ TestCase small_case(const std::string &name, int M, int N, int K) {
 }
 
 // Two samples, one of them with markup in its name, and two secret cases.
-std::vector<TestCase> stand_in_suite(bool samples_only) {
+std::vector<TestCase> fake_suite(bool samples_only) {
     std::vector<TestCase> cases{small_case("sample/01-small", 8, 8, 8),
                                 small_case("sample/02-<script>alert('case')</script>", 5, 9, 3)};
     if (!samples_only)
@@ -75,7 +75,7 @@ int write_fixture_history(const std::string &path) {
         a.solution_name = name;
         a.solution_path = "/fixture/" + name;
         a.solution_hash = name;
-        a.gpu_name = "Stand-in GPU";
+        a.gpu_name = "Fake GPU";
         a.worst_verdict = "AC";
         a.geomean_ms = 1.0 / ratio;
         a.geomean_ratio_to_cublas = ratio;
@@ -113,12 +113,12 @@ int main(int argc, char **argv) {
     options.reports.json_path = argument(argc, argv, "--json");
     options.history.record = !argument(argc, argv, "--history").empty();
     options.history.path = argument(argc, argv, "--history");
-    options.version = "stand-in";
+    options.version = "fake";
     Reporters reporters = reporters_for(options);
     Session session(options, reporters, options.solution);
-    session.context.arch = "stand-in";
+    session.context.arch = "fake";
     session.context.device.present = true;
-    session.context.device.name = "Stand-in GPU";
+    session.context.device.name = "Fake GPU";
     session.context.device.memory_bytes = 1LL << 34;
     const auto lines = lines_of(options.solution);
     if (!lines.empty() && lines[0].rfind("compile-error", 0) == 0) {
@@ -126,11 +126,11 @@ int main(int argc, char **argv) {
         reporters.run_finished(session.context, {}, exit_status::compile_error);
         return exit_status::compile_error;
     }
-    const auto cases = stand_in_suite(argument(argc, argv, "--category") == "sample");
+    const auto cases = fake_suite(argument(argc, argv, "--category") == "sample");
     for (const auto &tc : cases) session.context.planned.push_back({tc.name, tc.M, tc.N, tc.K});
     SupervisorOptions s;
-    s.referee = bin + "/stand_in_referee";
-    s.runner = bin + "/stand_in_runner";
+    s.referee = bin + "/fake_referee";
+    s.runner = bin + "/fake_runner";
     s.library = options.solution;
     s.judge_phase_limit_s = 5.0;
     s.startup_limit_s = 10.0;

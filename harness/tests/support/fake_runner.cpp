@@ -1,11 +1,11 @@
-// A stand-in for gemm-runner on a machine without a GPU: the real protocol loop
+// A fake gemm-runner on a machine without a GPU: the real protocol loop
 // (runner/runner_loop.hpp) and the real confinement (runner/confinement.hpp), with
-// shared host memory (a memfd the stand-in referee hands over) in place of GPU
+// shared host memory (a memfd the fake referee hands over) in place of GPU
 // memory. Its "solution" is a text file whose first word names what it does on each
 // call: compute C (ok), get it wrong, forge the judge's messages, break the protocol,
 // crash, hang, exit, print markup (print-markup), or try to escape (the second word names a decoy file); crash-on-load,
 // hang-on-load and no-solve act when it is loaded.
-// Usage: stand_in_runner --referee=FD (--monitor=FD LIBRARY | --baseline)
+// Usage: fake_runner --referee=FD (--monitor=FD LIBRARY | --baseline)
 #include "runner/confinement.hpp"
 #include "runner/runner_loop.hpp"
 
