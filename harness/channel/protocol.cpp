@@ -42,7 +42,7 @@ void to_json(json &j, const CaseRequest &r) {
                {"min_samples", p.sampling.min_samples},
                {"max_samples", p.sampling.max_samples},
                {"budget_s", p.sampling.budget_s},
-               {"stand_ins_between_calls", p.stand_ins_between_calls}}},
+               {"stand_ins_between_calls", p.calibration_between_calls}}},
              {"nonce", r.nonce},
              {"secret", r.secret}};
 }
@@ -61,7 +61,7 @@ void from_json(const json &j, CaseRequest &r) {
     p.at("min_samples").get_to(r.policy.sampling.min_samples);
     p.at("max_samples").get_to(r.policy.sampling.max_samples);
     p.at("budget_s").get_to(r.policy.sampling.budget_s);
-    r.policy.stand_ins_between_calls = p.value("stand_ins_between_calls", true);
+    r.policy.calibration_between_calls = p.value("stand_ins_between_calls", true);
     j.at("nonce").get_to(r.nonce);
     j.at("secret").get_to(r.secret);
 }
@@ -293,7 +293,7 @@ void to_json(json &j, const EmptyCall &e) {
              {"stands_in_for_ms", optional_number(e.stands_in_for_ms)},
              {"empty_median_ms", e.empty_median_ms},
              {"capped", e.capped},
-             {"stand_ins", e.stand_ins},
+             {"stand_ins", e.calibrations},
              {"interleaved", e.interleaved},
              {"solution_process_excess_ms", optional_number(e.solution_process_excess_ms)},
              {"solution_process_samples", e.solution_process_samples}};
@@ -309,7 +309,7 @@ void from_json(const json &j, EmptyCall &e) {
     e.stands_in_for_ms = optional_number(j, "stands_in_for_ms");
     j.at("empty_median_ms").get_to(e.empty_median_ms);
     j.at("capped").get_to(e.capped);
-    j.at("stand_ins").get_to(e.stand_ins);
+    j.at("stand_ins").get_to(e.calibrations);
     j.at("interleaved").get_to(e.interleaved);
     e.solution_process_excess_ms = optional_number(j, "solution_process_excess_ms");
     j.at("solution_process_samples").get_to(e.solution_process_samples);

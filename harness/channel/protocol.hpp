@@ -23,9 +23,9 @@ struct CasePolicy {
     bool reveal = false;   // a failure may show the case's data (the judge's side)
     Precision precision = Precision::FP32;
     SamplingRule sampling;
-    // A short run's stand-ins made between its calls (measurement/interleaved_stand_ins.hpp); false:
+    // A short run's calibration calls made between its calls (measurement/interleaved_calibration.hpp); false:
     // after them (compare, which tests raw times and wants its rounds short).
-    bool stand_ins_between_calls = true;
+    bool calibration_between_calls = true;
 };
 
 struct CaseRequest {
@@ -49,7 +49,7 @@ NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(DeviceInfo, present, error, name, cc_major, c
                                    memory_bytes, driver_version, cuda_driver_version, cuda_runtime_version,
                                    sm_clock_mhz, sm_clock_max_mhz, memory_clock_mhz)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(CallClock, total_ms, hand_out_ms, runner_turn_ms, snapshot_ms)
-NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(StandInCost, kind, median_ms, spread_ms, samples, capped)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(CalibrationCost, kind, median_ms, spread_ms, samples, capped)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(TimingSummary, samples, median_ms, min_ms, max_ms, q1_ms, q3_ms)
 // With optional fields, which the macros do not convert: written out.
 void to_json(nlohmann::json &j, const EmptyCall &e);
@@ -74,9 +74,9 @@ constexpr const char *hello = "hello";   // {device, failure}: the referee is re
 constexpr const char *runner = "runner"; // {solve_error, lost, why}: the solution's runner said hello (or not)
 constexpr const char *call = "call";     // solve() is about to run: the case's time limit applies
 constexpr const char *judge = "judge";   // the judge's own work: reference, checks, transfers
-// The judge's stand-in kernel is about to run in the solution's process: no call of
+// The judge's calibration kernel is about to run in the solution's process: no call of
 // solve(), but that process runs, so the case's time limit applies.
-constexpr const char *stand_in = "stand_in";
+constexpr const char *calibration = "stand_in";
 constexpr const char *result = "result"; // {result, worker_exits}
 } // namespace event
 

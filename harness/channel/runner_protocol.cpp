@@ -18,7 +18,7 @@ const char *work_name(RunnerWork w) {
     case RunnerWork::Solve: return "solve";
     case RunnerWork::Cublas: return "cublas";
     case RunnerWork::Nothing: return "nothing";
-    case RunnerWork::StandIn: return "stand-in";
+    case RunnerWork::Calibration: return "stand-in";
     }
     return "solve";
 }
@@ -27,7 +27,7 @@ RunnerWork parse_work(const std::string &name) {
     if (name == "solve") return RunnerWork::Solve;
     if (name == "cublas") return RunnerWork::Cublas;
     if (name == "nothing") return RunnerWork::Nothing;
-    if (name == "stand-in") return RunnerWork::StandIn;
+    if (name == "stand-in") return RunnerWork::Calibration;
     throw std::invalid_argument("unknown work " + name);
 }
 
@@ -41,9 +41,9 @@ void to_json(json &j, const CallOrder &o) {
              {"b", o.b_offset},
              {"c", o.c_offset},
              {"work", work_name(o.work)}};
-    if (o.work == RunnerWork::StandIn) {
-        j["stand_in_ns"] = o.stand_in_ns;
-        j["stand_in_kind"] = stand_in_kind_name(o.stand_in_kind);
+    if (o.work == RunnerWork::Calibration) {
+        j["stand_in_ns"] = o.calibration_ns;
+        j["stand_in_kind"] = calibration_kind_name(o.calibration_kind);
     }
 }
 
@@ -55,11 +55,11 @@ void from_json(const json &j, CallOrder &o) {
     j.at("b").get_to(o.b_offset);
     j.at("c").get_to(o.c_offset);
     o.work = parse_work(j.at("work").get<std::string>());
-    o.stand_in_ns = j.value("stand_in_ns", 0ULL);
-    const std::string kind = j.value("stand_in_kind", std::string(stand_in_kind_name(StandInKind::Light)));
-    const auto parsed = parse_stand_in_kind(kind);
+    o.calibration_ns = j.value("stand_in_ns", 0ULL);
+    const std::string kind = j.value("stand_in_kind", std::string(calibration_kind_name(CalibrationKind::Light)));
+    const auto parsed = parse_calibration_kind(kind);
     if (!parsed) throw std::invalid_argument("unknown stand-in kind " + kind);
-    o.stand_in_kind = *parsed;
+    o.calibration_kind = *parsed;
 }
 
 void RunnerLink::stop_between_exchanges(pid_t process_group) {

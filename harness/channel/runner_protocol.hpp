@@ -14,7 +14,7 @@
 
 #include "channel/doorbell.hpp"
 #include "channel/socket_channel.hpp"
-#include "measurement/stand_in_kind.hpp"
+#include "measurement/calibration_kind.hpp"
 
 #include <cstddef>
 #include <optional>
@@ -24,19 +24,19 @@
 namespace gemm {
 
 // What a runner calls: the solution, cuBLAS SGEMM (the baseline), nothing (the empty
-// call, whose cost is subtracted from every time), or a stand-in: a kernel of the
+// call, whose cost is subtracted from every time), or a calibration call: a kernel of the
 // baseline runner's own that keeps every SM busy for a set time and then writes C, the
 // empty call for a solution of that length (what a call costs beyond its own work grows
 // with the work's length: referee/case_referee.cpp, settle_offset).
-enum class RunnerWork { Solve, Cublas, Nothing, StandIn };
+enum class RunnerWork { Solve, Cublas, Nothing, Calibration };
 
 // One call: the shape and where A, B and C start in the shared allocation, in bytes.
 struct CallOrder {
     int M = 0, N = 0, K = 0;
     std::size_t a_offset = 0, b_offset = 0, c_offset = 0;
     RunnerWork work = RunnerWork::Solve;
-    unsigned long long stand_in_ns = 0;             // StandIn: how long its kernel keeps the SMs busy
-    StandInKind stand_in_kind = StandInKind::Light; // StandIn: what its kernel does meanwhile
+    unsigned long long calibration_ns = 0;                     // Calibration: how long its kernel keeps the SMs busy
+    CalibrationKind calibration_kind = CalibrationKind::Light; // Calibration: what its kernel does meanwhile
 };
 
 void to_json(nlohmann::json &j, const CallOrder &o);

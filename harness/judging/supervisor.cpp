@@ -515,7 +515,7 @@ CaseResult Supervisor::run_case_once(const TestCase &tc, const CasePolicy &polic
                                                                           " of solve() ran past the time limit of " +
                                                                           format_seconds(call_limit) +
                                                                           " (the solution's process was killed)"));
-            if (phase == Phase::StandIn)
+            if (phase == Phase::Calibration)
                 return finish(ended_early(
                     SupervisorSaw::CallOverran,
                     "a stand-in call the judge made in the solution's process " +
@@ -545,8 +545,8 @@ CaseResult Supervisor::run_case_once(const TestCase &tc, const CasePolicy &polic
                 phase = Phase::Solve;
                 ++call_index;
                 deadline = after(call_limit);
-            } else if (kind == event::stand_in) {
-                phase = Phase::StandIn;
+            } else if (kind == event::calibration) {
+                phase = Phase::Calibration;
                 deadline = after(call_limit);
             } else if (kind == event::judge) {
                 phase = Phase::Judge;

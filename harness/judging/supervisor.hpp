@@ -104,7 +104,7 @@ class Supervisor {
     const Starts &starts() const { return starts_; }
 
   private:
-    enum class Phase { Judge, Solve, StandIn };
+    enum class Phase { Judge, Solve, Calibration };
     struct Output {
         int fd = -1;
         std::string tail;

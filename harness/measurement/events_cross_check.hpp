@@ -16,8 +16,8 @@ struct EventsCrossCheck {
     double clock_ms = 0;  // the referee's median, the empty call taken off
     double events_ms = 0; // the runner's own events, median
     // The larger of 1% of the events and the offset's spread (the empty call's or the
-    // stand-ins'), counting how far the path's cost moved into the solution's process
-    // where its stand-ins were made there too (EmptyCall::spread_in_solution_process_ms).
+    // calibration calls'), counting how far the path's cost moved into the solution's process
+    // where its calibration calls were made there too (EmptyCall::spread_in_solution_process_ms).
     double tolerance_ms = 0;
     bool agree = true;
     // clock − events: positive when the stamps saw more than the events (work on streams

@@ -20,8 +20,8 @@ bool past_tolerance(const EmptyCall &before, const EmptyCall &now) {
 }
 
 // One kind's settled cost, as a run's report lists it beside the cost taken off.
-StandInCost listed(StandInKind kind, const EmptyCall &settled) {
-    return {stand_in_kind_name(kind), settled.median_ms, settled.spread_ms, settled.samples, settled.capped};
+CalibrationCost listed(CalibrationKind kind, const EmptyCall &settled) {
+    return {calibration_kind_name(kind), settled.median_ms, settled.spread_ms, settled.samples, settled.capped};
 }
 
 } // namespace
@@ -54,47 +54,47 @@ EmptyCallDecision settle_empty_call(const std::optional<EmptyCall> &before, cons
     return d;
 }
 
-double stand_in_length_ms(double raw_median_ms, const EmptyCall &empty) {
+double calibration_length_ms(double raw_median_ms, const EmptyCall &empty) {
     return std::max(0.0, raw_median_ms - empty.median_ms);
 }
 
-bool wants_stand_in(double length_ms) { return length_ms >= 0.05; }
+bool wants_calibration(double length_ms) { return length_ms >= 0.05; }
 
-int stand_in_calls(double length_ms) {
+int calibration_calls(double length_ms) {
     constexpr double budget_ms = 12; // per run, on top of the run's own calls
     const double each_ms = length_ms + 0.5;
     return std::clamp(static_cast<int>(std::ceil(budget_ms / each_ms)), 3, 11); // 3: one outlier cannot move it
 }
 
-double stand_in_excess_cap_ms(double length_ms) { return 0.02 * length_ms + 0.03; }
+double calibration_excess_cap_ms(double length_ms) { return 0.02 * length_ms + 0.03; }
 
-EmptyCall settle_stand_in(const EmptyCall &empty, const EmptyCall &stand_in, double length_ms) {
-    EmptyCall used = stand_in;
+EmptyCall settle_calibration(const EmptyCall &empty, const EmptyCall &calibration, double length_ms) {
+    EmptyCall used = calibration;
     used.stands_in_for_ms = length_ms;
     used.empty_median_ms = empty.median_ms;
     used.measured_before_solution = empty.measured_before_solution;
-    const double cap_ms = empty.median_ms + stand_in_excess_cap_ms(length_ms);
-    used.capped = stand_in.median_ms > cap_ms;
+    const double cap_ms = empty.median_ms + calibration_excess_cap_ms(length_ms);
+    used.capped = calibration.median_ms > cap_ms;
     if (used.capped) used.median_ms = cap_ms;
     return used;
 }
 
-std::vector<StandInKind> stand_in_kinds(double length_ms) {
-    if (length_ms >= 3.0) return {StandInKind::Light};
-    return {every_stand_in_kind.begin(), every_stand_in_kind.end()};
+std::vector<CalibrationKind> calibration_kinds(double length_ms) {
+    if (length_ms >= 3.0) return {CalibrationKind::Light};
+    return {every_calibration_kind.begin(), every_calibration_kind.end()};
 }
 
-EmptyCall settle_stand_ins(const EmptyCall &empty, const std::vector<std::pair<StandInKind, EmptyCall>> &measured,
-                           double length_ms) {
+EmptyCall settle_calibrations(const EmptyCall &empty,
+                              const std::vector<std::pair<CalibrationKind, EmptyCall>> &measured, double length_ms) {
     if (measured.empty()) return empty;
-    if (measured.size() == 1) return settle_stand_in(empty, measured.front().second, length_ms);
+    if (measured.size() == 1) return settle_calibration(empty, measured.front().second, length_ms);
     EmptyCall used =
-        settle_stand_in(empty, measured.front().second, length_ms); // its phases and events describe the call
+        settle_calibration(empty, measured.front().second, length_ms); // its phases and events describe the call
     double least = used.median_ms, most = used.median_ms, widest = used.spread_ms;
     used.capped = false;
     for (const auto &[kind, cost] : measured) {
-        const EmptyCall settled = settle_stand_in(empty, cost, length_ms);
-        used.stand_ins.push_back(listed(kind, settled));
+        const EmptyCall settled = settle_calibration(empty, cost, length_ms);
+        used.calibrations.push_back(listed(kind, settled));
         least = std::min(least, settled.median_ms);
         most = std::max(most, settled.median_ms);
         widest = std::max(widest, settled.spread_ms);
@@ -105,12 +105,12 @@ EmptyCall settle_stand_ins(const EmptyCall &empty, const std::vector<std::pair<S
     return used;
 }
 
-EmptyCall settle_interleaved_stand_ins(const EmptyCall &empty, const EmptyCall &pooled,
-                                       const std::vector<std::pair<StandInKind, EmptyCall>> &by_kind, double length_ms,
-                                       const std::optional<EmptyCall> &in_solution_process) {
-    EmptyCall used = settle_stand_in(empty, pooled, length_ms);
+EmptyCall settle_interleaved_calibration(const EmptyCall &empty, const EmptyCall &pooled,
+                                         const std::vector<std::pair<CalibrationKind, EmptyCall>> &by_kind,
+                                         double length_ms, const std::optional<EmptyCall> &in_solution_process) {
+    EmptyCall used = settle_calibration(empty, pooled, length_ms);
     for (const auto &[kind, cost] : by_kind)
-        used.stand_ins.push_back(listed(kind, settle_stand_in(empty, cost, length_ms)));
+        used.calibrations.push_back(listed(kind, settle_calibration(empty, cost, length_ms)));
     used.interleaved = true;
     // Against the baseline's measured cost, not the capped one: the two processes' paths
     // are what is compared.

@@ -9,7 +9,7 @@
 // busy host costs a fraction of a millisecond, and one slow try is noise.
 #pragma once
 
-#include "measurement/stand_in_kind.hpp"
+#include "measurement/calibration_kind.hpp"
 #include "measurement/timed_run.hpp"
 
 #include <optional>
@@ -38,42 +38,43 @@ EmptyCallDecision settle_empty_call(const std::optional<EmptyCall> &before, cons
 // What a call costs beyond its own work grows with the work's length (H200: an empty call
 // 0.35 ms; a call whose kernel keeps the GPU busy 1 / 3 / 10 / 20 ms costs 27 / 59 / 131 /
 // 200 µs more, in the switch into the runner's context and in the switch back, whatever the
-// kernel does), so the cost taken off a run is measured by a stand-in of the run's own
+// kernel does), so the cost taken off a run is measured by a calibration call of the run's own
 // length: the baseline runner's kernel reading A and B, busy for that long, then writing C
-// (RunnerWork::StandIn).
+// (RunnerWork::Calibration).
 // The length: the run's raw median less the empty call, never below 0.
-double stand_in_length_ms(double raw_median_ms, const EmptyCall &empty);
+double calibration_length_ms(double raw_median_ms, const EmptyCall &empty);
 // Below 0.05 ms the length adds nothing measurable (a few µs): the empty call stands in.
-bool wants_stand_in(double length_ms);
-// How many stand-in calls: enough for a stable median on short runs, three on long ones,
-// whose calls scatter by ±40 µs with a rare outlier (the stand-in costs about its length a
+bool wants_calibration(double length_ms);
+// How many calibration calls: enough for a stable median on short runs, three on long ones,
+// whose calls scatter by ±40 µs with a rare outlier (the calibration call costs about its length a
 // call: at most ~3 lengths + 12 ms a run).
-int stand_in_calls(double length_ms);
-// How far above the empty call a stand-in's cost may go: the most the length can explain
+int calibration_calls(double length_ms);
+// How far above the empty call a calibration call's cost may go: the most the length can explain
 // (2% of it + 30 µs, twice what the H200 showed at every length); beyond it a busy GPU,
 // not the length, would be speaking, and the cap is what is taken off.
-double stand_in_excess_cap_ms(double length_ms);
-// The cost to take off: the stand-in's, capped; it carries the empty call's figures beside it.
-EmptyCall settle_stand_in(const EmptyCall &empty, const EmptyCall &stand_in, double length_ms);
+double calibration_excess_cap_ms(double length_ms);
+// The cost to take off: the calibration call's, capped; it carries the empty call's figures beside it.
+EmptyCall settle_calibration(const EmptyCall &empty, const EmptyCall &calibration, double length_ms);
 
 // Which kinds stand in for a run of this length. Below 3 ms every kind: there 1% of a call
 // is less than the 10–30 µs by which the path's cost differs between kinds of work of the
 // same length, so one kind's cost would claim more than is known. From 3 ms the light one
 // alone (the kinds' differences stay under 1% of such a call).
-std::vector<StandInKind> stand_in_kinds(double length_ms);
-// Several kinds: each capped as settle_stand_in caps it; the cost taken off is the middle
+std::vector<CalibrationKind> calibration_kinds(double length_ms);
+// Several kinds: each capped as settle_calibration caps it; the cost taken off is the middle
 // of their range and its spread at least half the range (the largest of their own spreads
 // if that is more), so a kernel whose path costs what any kind's does lies within the
-// spread. One kind: settle_stand_in.
-EmptyCall settle_stand_ins(const EmptyCall &empty, const std::vector<std::pair<StandInKind, EmptyCall>> &measured,
-                           double length_ms);
-// Stand-ins made between the run's calls (measurement/interleaved_stand_ins.hpp): their pooled
-// cost, capped as one stand-in is, is taken off, and its spread is theirs; each kind's is
+// spread. One kind: settle_calibration.
+EmptyCall settle_calibrations(const EmptyCall &empty,
+                              const std::vector<std::pair<CalibrationKind, EmptyCall>> &measured, double length_ms);
+// Calibration calls made between the run's calls (measurement/interleaved_calibration.hpp): their pooled
+// cost, capped as one calibration call is, is taken off, and its spread is theirs; each kind's is
 // listed beside it, capped on its own. in_solution_process: the same turns made in the
 // solution's process, when enough were; what they cost beyond the baseline's pooled cost
 // is kept beside (EmptyCall::solution_process_excess_ms), never taken off.
-EmptyCall settle_interleaved_stand_ins(const EmptyCall &empty, const EmptyCall &pooled,
-                                       const std::vector<std::pair<StandInKind, EmptyCall>> &by_kind, double length_ms,
-                                       const std::optional<EmptyCall> &in_solution_process = std::nullopt);
+EmptyCall settle_interleaved_calibration(const EmptyCall &empty, const EmptyCall &pooled,
+                                         const std::vector<std::pair<CalibrationKind, EmptyCall>> &by_kind,
+                                         double length_ms,
+                                         const std::optional<EmptyCall> &in_solution_process = std::nullopt);
 
 } // namespace gemm

@@ -6,7 +6,7 @@
 //  - the path's cost that is taken off every time (measurement/offset_rule.hpp) is measured in this
 //    run, but what it really cost the solution's process differs by a few µs, a different
 //    few in each run (docs/timing.md, "What the clock cannot see"); path_drift_ms is that
-//    floor, and this run's own offset spread (in the solution's process, where its stand-ins
+//    floor, and this run's own offset spread (in the solution's process, where its calibration calls
 //    were made there too) counts when it is wider;
 //  - the calls' own scatter: the median's standard error, from the interquartile range;
 //  - clocks and power between runs: relative_drift of the time itself.

@@ -1,5 +1,5 @@
 // What the referee's clock measured of a case's timed calls: every call's time and phases,
-// the offset taken off (the empty call, or the stand-ins of measurement/offset_rule.hpp),
+// the offset taken off (the empty call, or the calibration calls of measurement/offset_rule.hpp),
 // and the summary the report prints.
 #pragma once
 
@@ -21,9 +21,9 @@ struct CallClock {
     double snapshot_ms = 0;    // C copied out for the checks
 };
 
-// One kind of stand-in's cost (measurement/stand_in_kind.hpp), when several stood in for a run.
-struct StandInCost {
-    std::string kind; // stand_in_kind_name
+// One kind of calibration call's cost (measurement/calibration_kind.hpp), when several stood in for a run.
+struct CalibrationCost {
+    std::string kind; // calibration_kind_name
     double median_ms = 0, spread_ms = 0;
     int samples = 0;
     bool capped = false; // its excess over the empty call was more than the length explains
@@ -39,18 +39,18 @@ struct EmptyCall {
     bool measured_before_solution = false; // else after the solution's calls, when that was smaller
     CallClock median_phases{};             // each phase's median over its samples
     std::optional<double> own_events_ms{}; // the baseline runner's CUDA events around its work (C's memset), median
-    // Set when this is a stand-in's cost (measurement/offset_rule.hpp): the length it stood in for,
+    // Set when this is a calibration call's cost (measurement/offset_rule.hpp): the length it stood in for,
     // the plain empty call's median beside it, and whether its excess over that was capped.
     std::optional<double> stands_in_for_ms{};
     double empty_median_ms = 0; // with stands_in_for_ms: the plain empty call's median
     bool capped = false;
-    // A short run's stand-ins of every kind (measurement/stand_in_kind.hpp), when more than one
+    // A short run's calibration calls of every kind (measurement/calibration_kind.hpp), when more than one
     // stood in. Made after the run: median_ms is the middle of their range, spread_ms at
     // least half of it; made between its calls: median_ms and spread_ms are of them all.
-    std::vector<StandInCost> stand_ins{};
+    std::vector<CalibrationCost> calibrations{};
     bool interleaved =
-        false; // the stand-ins were made between the run's own calls (measurement/interleaved_stand_ins.hpp)
-    // A solution's run with interleaved stand-ins: the same turns made in the solution's own
+        false; // the calibration calls were made between the run's own calls (measurement/interleaved_calibration.hpp)
+    // A solution's run with interleaved calibration calls: the same turns made in the solution's own
     // process too, and what they cost there less what they cost in the baseline's (medians).
     // The path's cost belongs to the process that makes the call (H200: a few µs apart, a
     // different few in each run), so this is how far the offset moves on its way into the

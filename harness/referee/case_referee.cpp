@@ -160,17 +160,18 @@ void CaseReferee::map_arena(Runner &runner) {
 // the stamps the host does only what it must (the inputs, "go" and "done" on the
 // doorbell, the stamps): the order travels before them; the runner's message is read,
 // and the runner stopped, while the GPU changes back to this process for the stamp.
-CallSample CaseReferee::call(Runner &runner, Problem &p, RunnerWork work, int call_index, double stand_in_ms,
-                             StandInKind kind) {
+CallSample CaseReferee::call(Runner &runner, Problem &p, RunnerWork work, int call_index, double calibration_ms,
+                             CalibrationKind kind) {
     map_arena(runner);
     p.prepare_call();
     clock_.flush_l2();
-    // The judge's own stand-in kernel in the solution's process is no call of solve(), but
+    // The judge's own calibration kernel in the solution's process is no call of solve(), but
     // that process runs, so the case's time limit applies to it too.
-    if (runner.is_solution) judge_.send({{"event", work == RunnerWork::StandIn ? event::stand_in : event::call}});
+    if (runner.is_solution)
+        judge_.send({{"event", work == RunnerWork::Calibration ? event::calibration : event::call}});
     CallOrder order = p.order(work);
-    order.stand_in_ns = static_cast<unsigned long long>(stand_in_ms * 1e6);
-    order.stand_in_kind = kind;
+    order.calibration_ns = static_cast<unsigned long long>(calibration_ms * 1e6);
+    order.calibration_kind = kind;
     runner.link->arm(order);
     clock_.start();
     p.hand_out_inputs();
@@ -198,17 +199,17 @@ CallSample CaseReferee::call(Runner &runner, Problem &p, RunnerWork work, int ca
     return sample;
 }
 
-EmptyCall CaseReferee::measure_empty_calls(Problem &p, int calls, double stand_in_ms, StandInKind kind) {
-    const RunnerWork work = stand_in_ms > 0 ? RunnerWork::StandIn : RunnerWork::Nothing;
+EmptyCall CaseReferee::measure_empty_calls(Problem &p, int calls, double calibration_ms, CalibrationKind kind) {
+    const RunnerWork work = calibration_ms > 0 ? RunnerWork::Calibration : RunnerWork::Nothing;
     std::vector<CallSample> samples;
-    // Two warm-ups for the empty call (page tables, lazy module loads); a stand-in follows
+    // Two warm-ups for the empty call (page tables, lazy module loads); a calibration call follows
     // empty calls of the same shape, so its first call is already warm.
-    for (int i = work == RunnerWork::StandIn ? 0 : -2; i < calls; ++i) {
-        const CallSample s = call(baseline_, p, work, 0, stand_in_ms, kind);
+    for (int i = work == RunnerWork::Calibration ? 0 : -2; i < calls; ++i) {
+        const CallSample s = call(baseline_, p, work, 0, calibration_ms, kind);
         if (i >= 0) samples.push_back(s);
     }
     // The path's cost is what the empty call took beyond its own work on the GPU (the
-    // memset of C, or the stand-in's kernel, timed by the baseline runner's events around
+    // memset of C, or the calibration call's kernel, timed by the baseline runner's events around
     // it): a solution's kernels are its work, and an in-process judge would have counted
     // them in full.
     std::vector<double> ms;
@@ -263,11 +264,11 @@ void CaseReferee::run_checked_call(Problem &p, const CaseRequest &request, CaseR
 // whose outputs were right. The times are raw here: the empty-call cost is taken off
 // once it is settled (settle_offset).
 void CaseReferee::run_timed_calls(Problem &p, const CaseRequest &request, CaseResult &r, PhaseClock &clock,
-                                  std::optional<InterleavedStandIns> &stand_ins) {
+                                  std::optional<InterleavedCalibration> &calibrations) {
     const TestCase &tc = request.testcase;
     SplitMix64 choices(request.secret);
     Sampler sampler(request.policy.sampling);
-    if (request.policy.stand_ins_between_calls) stand_ins = interleaving_for(p, request.policy.sampling);
+    if (request.policy.calibration_between_calls) calibrations = interleaving_for(p, request.policy.sampling);
     r.verification.projection_vectors = projection_vectors;
     r.verification.sampled_elements = sampled_elements;
     for (int call_index = 2; sampler.wants_more(); ++call_index) {
@@ -294,22 +295,22 @@ void CaseReferee::run_timed_calls(Problem &p, const CaseRequest &request, CaseRe
         }
         const bool warm_up = sampler.warming_up();
         sampler.record(sample);
-        if (!warm_up) clock.measure(&PhaseTimes::timing, [&] { stand_in_between(p, stand_ins, sample.ms, true); });
+        if (!warm_up) clock.measure(&PhaseTimes::timing, [&] { calibrate_between(p, calibrations, sample.ms, true); });
     }
     r.timing = sampler.result();
     r.timing->sm_clock_mhz = current_sm_clock_mhz();
 }
 
-TimedRun CaseReferee::time_cublas(Problem &p, const SamplingRule &rule, bool stand_ins_between,
-                                  std::optional<InterleavedStandIns> &stand_ins) {
+TimedRun CaseReferee::time_cublas(Problem &p, const SamplingRule &rule, bool calibrations_between,
+                                  std::optional<InterleavedCalibration> &calibrations) {
     Sampler sampler(rule);
-    if (stand_ins_between) stand_ins = interleaving_for(p, rule);
+    if (calibrations_between) calibrations = interleaving_for(p, rule);
     while (sampler.wants_more()) {
         CallSample sample = call(baseline_, p, RunnerWork::Cublas, 0);
         sample.throttled = gpu_reports_slowdown();
         const bool warm_up = sampler.warming_up();
         sampler.record(sample);
-        if (!warm_up) stand_in_between(p, stand_ins, sample.ms, false);
+        if (!warm_up) calibrate_between(p, calibrations, sample.ms, false);
     }
     TimedRun run = sampler.result();
     run.sm_clock_mhz = current_sm_clock_mhz();
@@ -317,33 +318,33 @@ TimedRun CaseReferee::time_cublas(Problem &p, const SamplingRule &rule, bool sta
 }
 
 // Interleaving needs the shape's empty call measured before the run (a run's length is its
-// time less that); a shape not calibrated gets its stand-ins after the run.
-std::optional<InterleavedStandIns> CaseReferee::interleaving_for(const Problem &p, const SamplingRule &rule) const {
+// time less that); a shape not calibrated gets its calibration calls after the run.
+std::optional<InterleavedCalibration> CaseReferee::interleaving_for(const Problem &p, const SamplingRule &rule) const {
     const auto found = calibrated_.find({p.M, p.N, p.K});
     if (found == calibrated_.end()) return std::nullopt;
-    return InterleavedStandIns(found->second.median_ms, rule);
+    return InterleavedCalibration(found->second.median_ms, rule);
 }
 
-// Stand-ins of the run's length between two of its calls, when a turn is due
-// (measurement/interleaved_stand_ins.hpp): they see the moment the run's calls see; the first of
+// Calibration calls of the run's length between two of its calls, when a turn is due
+// (measurement/interleaved_calibration.hpp): they see the moment the run's calls see; the first of
 // a turn, which pays for the change of process, is not kept. A solution's run gets the
 // same turn in its own process after the baseline's: what the path costs there, which no
 // process of the judge's can measure for it (kept beside the offset, never taken off),
 // and the solution's next call then follows a call of its own process, as its others do.
-void CaseReferee::stand_in_between(Problem &p, std::optional<InterleavedStandIns> &stand_ins, double raw_ms,
-                                   bool in_solution_process_too) {
-    if (!stand_ins) return;
-    const std::optional<StandInTurn> turn = stand_ins->after_call(raw_ms);
+void CaseReferee::calibrate_between(Problem &p, std::optional<InterleavedCalibration> &calibrations, double raw_ms,
+                                    bool in_solution_process_too) {
+    if (!calibrations) return;
+    const std::optional<CalibrationTurn> turn = calibrations->after_call(raw_ms);
     if (!turn) return;
     const auto beyond_work = [](const CallSample &s) { return s.ms - std::min(s.own_events_ms.value_or(0.0), s.ms); };
     for (int i = 0; i < turn->calls; ++i) {
-        const CallSample s = call(baseline_, p, RunnerWork::StandIn, 0, turn->length_ms, turn->kind);
-        if (i > 0) stand_ins->record(*turn, beyond_work(s));
+        const CallSample s = call(baseline_, p, RunnerWork::Calibration, 0, turn->length_ms, turn->kind);
+        if (i > 0) calibrations->record(*turn, beyond_work(s));
     }
     if (!in_solution_process_too) return;
     for (int i = 0; i < turn->calls; ++i) {
-        const CallSample s = call(solution_, p, RunnerWork::StandIn, 0, turn->length_ms, turn->kind);
-        if (i > 0) stand_ins->record_in_solution_process(beyond_work(s));
+        const CallSample s = call(solution_, p, RunnerWork::Calibration, 0, turn->length_ms, turn->kind);
+        if (i > 0) calibrations->record_in_solution_process(beyond_work(s));
     }
 }
 
@@ -366,7 +367,7 @@ void CaseReferee::blame_busy_gpu(const std::string &why) {
 
 // The empty call's cost to take off every time, and whether the solution kept the GPU
 // busy after its calls (RE): measurement/offset_rule.hpp decides from the figures.
-void CaseReferee::settle_offset(Problem &p, CaseResult &r, const RunStandIns &interleaved) {
+void CaseReferee::settle_offset(Problem &p, CaseResult &r, const RunCalibration &interleaved) {
     const auto found = calibrated_.find({p.M, p.N, p.K});
     const std::optional<EmptyCall> before =
         found != calibrated_.end() ? std::optional<EmptyCall>(found->second) : std::nullopt;
@@ -374,28 +375,28 @@ void CaseReferee::settle_offset(Problem &p, CaseResult &r, const RunStandIns &in
     while (wants_another_try(before, after)) after.push_back(measure_empty_calls(p, 11));
     const EmptyCallDecision decision = settle_empty_call(before, after);
     if (decision.gpu_kept_busy) blame_busy_gpu(decision.why);
-    // Each run's own cost beyond its work, from stand-ins of its length (measurement/offset_rule.hpp):
+    // Each run's own cost beyond its work, from calibration calls of its length (measurement/offset_rule.hpp):
     // the solution's and cuBLAS's differ when their lengths do. A short run's were made
     // between its calls, of every kind in turn; the others' are made now.
     for (std::optional<TimedRun> *run : {&r.timing, &r.baseline}) {
         if (!*run) continue;
-        const std::optional<InterleavedStandIns> &between =
+        const std::optional<InterleavedCalibration> &between =
             run == &r.timing ? interleaved.solution : interleaved.cublas;
         if (between && between->enough_made()) {
-            subtract_empty_call(**run, settle_interleaved_stand_ins(decision.used, between->pooled(),
-                                                                    between->measured(), between->length_ms(),
-                                                                    between->pooled_in_solution_process()));
+            subtract_empty_call(**run, settle_interleaved_calibration(decision.used, between->pooled(),
+                                                                      between->measured(), between->length_ms(),
+                                                                      between->pooled_in_solution_process()));
             continue;
         }
-        const double length_ms = stand_in_length_ms((*run)->stats.median_ms, decision.used);
-        if (!wants_stand_in(length_ms)) {
+        const double length_ms = calibration_length_ms((*run)->stats.median_ms, decision.used);
+        if (!wants_calibration(length_ms)) {
             subtract_empty_call(**run, decision.used);
             continue;
         }
-        std::vector<std::pair<StandInKind, EmptyCall>> stand_ins;
-        for (StandInKind kind : stand_in_kinds(length_ms))
-            stand_ins.emplace_back(kind, measure_empty_calls(p, stand_in_calls(length_ms), length_ms, kind));
-        subtract_empty_call(**run, settle_stand_ins(decision.used, stand_ins, length_ms));
+        std::vector<std::pair<CalibrationKind, EmptyCall>> calibrations;
+        for (CalibrationKind kind : calibration_kinds(length_ms))
+            calibrations.emplace_back(kind, measure_empty_calls(p, calibration_calls(length_ms), length_ms, kind));
+        subtract_empty_call(**run, settle_calibrations(decision.used, calibrations, length_ms));
     }
 }
 
@@ -434,12 +435,12 @@ CaseResult CaseReferee::run_case(const CaseRequest &request) {
     run_checked_call(problem, request, r, clock);
     const bool checked_call_passed = judge_output(*r.check, *r.facts.checked_integrity).verdict == Verdict::AC;
     if (!checked_call_passed || !request.policy.timed) return r;
-    RunStandIns interleaved;
+    RunCalibration interleaved;
     run_timed_calls(problem, request, r, clock, interleaved.solution);
     if (r.facts.failed_timed_call) return r;
     if (request.policy.baseline)
         r.baseline = clock.measure(&PhaseTimes::baseline, [&] {
-            return time_cublas(problem, request.policy.sampling, request.policy.stand_ins_between_calls,
+            return time_cublas(problem, request.policy.sampling, request.policy.calibration_between_calls,
                                interleaved.cublas);
         });
     settle_offset(problem, r, interleaved);

@@ -10,7 +10,7 @@
 #include "channel/channel.hpp"
 #include "channel/protocol.hpp"
 #include "channel/runner_protocol.hpp"
-#include "measurement/interleaved_stand_ins.hpp"
+#include "measurement/interleaved_calibration.hpp"
 #include "measurement/sampling.hpp"
 #include "referee/shared_arena.hpp"
 #include "referee/trusted_clock.hpp"
@@ -57,23 +57,24 @@ class CaseReferee {
     };
     Problem &problem_for(int M, int N, int K);
     void map_arena(Runner &runner);
-    CallSample call(Runner &runner, Problem &p, RunnerWork work, int call_index, double stand_in_ms = 0,
-                    StandInKind kind = StandInKind::Light);
-    // The empty call's cost, or with stand_in_ms > 0 a stand-in's of that length and kind.
-    EmptyCall measure_empty_calls(Problem &p, int calls, double stand_in_ms = 0, StandInKind kind = StandInKind::Light);
+    CallSample call(Runner &runner, Problem &p, RunnerWork work, int call_index, double calibration_ms = 0,
+                    CalibrationKind kind = CalibrationKind::Light);
+    // The empty call's cost, or with calibration_ms > 0 a calibration call's of that length and kind.
+    EmptyCall measure_empty_calls(Problem &p, int calls, double calibration_ms = 0,
+                                  CalibrationKind kind = CalibrationKind::Light);
     void run_checked_call(Problem &p, const CaseRequest &request, CaseResult &r, PhaseClock &clock);
-    // The stand-ins made between a run's calls (measurement/interleaved_stand_ins.hpp), each run's own.
-    struct RunStandIns {
-        std::optional<InterleavedStandIns> solution, cublas;
+    // The calibration calls made between a run's calls (measurement/interleaved_calibration.hpp), each run's own.
+    struct RunCalibration {
+        std::optional<InterleavedCalibration> solution, cublas;
     };
     void run_timed_calls(Problem &p, const CaseRequest &request, CaseResult &r, PhaseClock &clock,
-                         std::optional<InterleavedStandIns> &stand_ins);
-    TimedRun time_cublas(Problem &p, const SamplingRule &rule, bool stand_ins_between,
-                         std::optional<InterleavedStandIns> &stand_ins);
-    std::optional<InterleavedStandIns> interleaving_for(const Problem &p, const SamplingRule &rule) const;
-    void stand_in_between(Problem &p, std::optional<InterleavedStandIns> &stand_ins, double raw_ms,
-                          bool in_solution_process_too);
-    void settle_offset(Problem &p, CaseResult &r, const RunStandIns &interleaved);
+                         std::optional<InterleavedCalibration> &calibrations);
+    TimedRun time_cublas(Problem &p, const SamplingRule &rule, bool calibrations_between,
+                         std::optional<InterleavedCalibration> &calibrations);
+    std::optional<InterleavedCalibration> interleaving_for(const Problem &p, const SamplingRule &rule) const;
+    void calibrate_between(Problem &p, std::optional<InterleavedCalibration> &calibrations, double raw_ms,
+                           bool in_solution_process_too);
+    void settle_offset(Problem &p, CaseResult &r, const RunCalibration &interleaved);
     [[noreturn]] void blame_busy_gpu(const std::string &why);
     CaseResult run_case(const CaseRequest &request);
     // An allocation failed: SolutionFailure when the solution's process holds the memory

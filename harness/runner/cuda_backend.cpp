@@ -1,6 +1,6 @@
 #include "runner/cuda_backend.hpp"
 #include "cuda_driver/driver_api.hpp"
-#include "runner/stand_in_kernel.hpp"
+#include "runner/calibration_kernel.hpp"
 
 #include <cuda_runtime.h>
 #include <dlfcn.h>
@@ -162,9 +162,9 @@ CallOutcome CudaBackend::call(const CallOrder &o) {
         if (cudaMemsetAsync(C, 0xFF, std::size_t(o.M) * o.K * sizeof(float), nullptr) != cudaSuccess)
             return failed("the empty call's memset failed");
         break;
-    case RunnerWork::StandIn:
-        if (launch_stand_in({A, B, C, std::size_t(o.M) * o.N, std::size_t(o.N) * o.K, std::size_t(o.M) * o.K},
-                            o.stand_in_ns, multiprocessors_, o.stand_in_kind) != cudaSuccess)
+    case RunnerWork::Calibration:
+        if (launch_calibration_kernel({A, B, C, std::size_t(o.M) * o.N, std::size_t(o.N) * o.K, std::size_t(o.M) * o.K},
+                                      o.calibration_ns, multiprocessors_, o.calibration_kind) != cudaSuccess)
             return failed("the stand-in call's kernel failed");
         break;
     }

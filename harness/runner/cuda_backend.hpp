@@ -1,5 +1,5 @@
 // The runner's GPU: the CUDA context, the shared allocation imported from the referee's
-// descriptor, and the four kinds of call (the solution, cuBLAS SGEMM, nothing, a stand-in).
+// descriptor, and the four kinds of call (the solution, cuBLAS SGEMM, nothing, a calibration call).
 #pragma once
 
 #include "cuda_driver/mapped_allocation.hpp"

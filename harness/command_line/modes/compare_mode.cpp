@@ -112,7 +112,7 @@ Timings timings_of_report(const std::string &side, const JudgeOptions &options) 
 
 // Two sides compared on the clock's own times, with one cost of the path for both taken
 // off for display: each side measures that cost itself (its referee, its empty calls and
-// stand-ins), and an error of a few µs in one side's measurement held through every round is
+// calibration calls), and an error of a few µs in one side's measurement held through every round is
 // a difference no interval over rounds can see (cuBLAS against itself was once called
 // faster that way: docs/perf-notes.md, compare). Taking one constant off both sides changes
 // no test, and the interval's ends are mapped through it.
@@ -238,13 +238,13 @@ std::optional<int> prepare_both(Session &before, Session &after, HeldSide &old_h
 // is given, at most 20 calls in 0.1 s. What moves a shape's ratio is how far the rounds
 // disagree, not the calls within one (a round's median is steadier than the rounds agree
 // with each other: docs/perf-notes.md, compare). Shorter rounds buy more of them in the same
-// --rank-budget. Its stand-ins come after a round's
+// --rank-budget. Its calibration calls come after a round's
 // calls, not between them: compare tests the raw times, and calls between would only
 // lengthen the rounds.
 CasePolicy round_policy(const TestCase &tc, const JudgeOptions &options) {
     CasePolicy policy = policy_for(tc, options.case_run);
     policy.baseline = false;
-    policy.stand_ins_between_calls = false;
+    policy.calibration_between_calls = false;
     if (!options.case_run.time_budget_given) {
         policy.sampling.budget_s = std::min(policy.sampling.budget_s, compare_round_budget_s);
         policy.sampling.max_samples = std::min(policy.sampling.max_samples, compare_round_calls);

@@ -316,7 +316,7 @@ std::string format_clock(const std::vector<CaseResult> &results) {
                 most_excess = std::max(most_excess, e.median_ms - e.empty_median_ms);
             }
             between_calls += e.interleaved;
-            if (!e.stand_ins.empty()) {
+            if (!e.calibrations.empty()) {
                 ++several_kinds;
                 widest_kinds = std::max(widest_kinds, e.spread_ms);
             }

@@ -69,7 +69,7 @@ json phases_json(const CallClock &c) {
             {"snapshot", c.snapshot_ms}};
 }
 
-json stand_ins_json(const std::vector<StandInCost> &costs) {
+json calibrations_json(const std::vector<CalibrationCost> &costs) {
     json all = json::array();
     for (const auto &c : costs)
         all.push_back({{"kind", c.kind},
@@ -90,7 +90,7 @@ json empty_call_json(const EmptyCall &e) {
             {"stands_in_for_ms", optional_or_null(e.stands_in_for_ms)},
             {"empty_median_ms", e.stands_in_for_ms ? e.empty_median_ms : e.median_ms},
             {"capped", e.capped},
-            {"stand_ins", stand_ins_json(e.stand_ins)},
+            {"stand_ins", calibrations_json(e.calibrations)},
             {"interleaved", e.interleaved},
             {"solution_process_excess_ms", optional_or_null(e.solution_process_excess_ms)},
             {"solution_process_samples", e.solution_process_samples}};

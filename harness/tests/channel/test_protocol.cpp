@@ -225,7 +225,7 @@ TEST_CASE("a stand-in's cost comes back with its length, the empty call beside i
     CHECK(*back.empty_call.stands_in_for_ms == 2.75);
     CHECK(back.empty_call.empty_median_ms == 0.25);
     CHECK(back.empty_call.capped);
-    CHECK(back.empty_call.stand_ins.empty());
+    CHECK(back.empty_call.calibrations.empty());
 }
 
 TEST_CASE("what the stand-ins cost in the solution's process beyond the baseline's comes back, absent when not made") {
@@ -242,17 +242,17 @@ TEST_CASE("what the stand-ins cost in the solution's process beyond the baseline
 TEST_CASE("a short run's stand-ins of every kind come back, each with its own cost and cap") {
     auto t = sample_timing();
     t.empty_call.stands_in_for_ms = 0.21;
-    t.empty_call.stand_ins = {{"light", 0.375, 0.004, 11, false},
-                              {"shared-memory", 0.402, 0.006, 11, false},
-                              {"streaming", 0.44, 0.002, 11, true}};
+    t.empty_call.calibrations = {{"light", 0.375, 0.004, 11, false},
+                                 {"shared-memory", 0.402, 0.006, 11, false},
+                                 {"streaming", 0.44, 0.002, 11, true}};
     const auto back = round_trip(t);
-    REQUIRE(back.empty_call.stand_ins.size() == 3);
-    CHECK(back.empty_call.stand_ins[1].kind == "shared-memory");
-    CHECK(back.empty_call.stand_ins[1].median_ms == 0.402);
-    CHECK(back.empty_call.stand_ins[1].spread_ms == 0.006);
-    CHECK(back.empty_call.stand_ins[1].samples == 11);
-    CHECK(back.empty_call.stand_ins[2].capped);
-    CHECK_FALSE(back.empty_call.stand_ins[0].capped);
+    REQUIRE(back.empty_call.calibrations.size() == 3);
+    CHECK(back.empty_call.calibrations[1].kind == "shared-memory");
+    CHECK(back.empty_call.calibrations[1].median_ms == 0.402);
+    CHECK(back.empty_call.calibrations[1].spread_ms == 0.006);
+    CHECK(back.empty_call.calibrations[1].samples == 11);
+    CHECK(back.empty_call.calibrations[2].capped);
+    CHECK_FALSE(back.empty_call.calibrations[0].capped);
 }
 
 TEST_CASE("a case result survives the trip through JSON with its optional parts") {
@@ -355,10 +355,10 @@ TEST_CASE("a case policy travels whole with its case") {
     request.policy.precision = Precision::BF16;
     request.policy.sampling.budget_s = 0.125;
     request.policy.sampling.min_samples = 7;
-    CHECK(request.policy.stand_ins_between_calls);
-    request.policy.stand_ins_between_calls = false;
+    CHECK(request.policy.calibration_between_calls);
+    request.policy.calibration_between_calls = false;
     const CaseRequest back = nlohmann::json(request).get<CaseRequest>();
-    CHECK_FALSE(back.policy.stand_ins_between_calls);
+    CHECK_FALSE(back.policy.calibration_between_calls);
     CHECK_FALSE(back.policy.timed);
     CHECK(back.policy.baseline);
     CHECK(back.policy.precision == Precision::BF16);
@@ -372,15 +372,15 @@ TEST_CASE("a stand-in order carries its length to the runner, and other orders c
     o.N = 4096;
     o.K = 4096;
     o.c_offset = 1 << 20;
-    o.work = RunnerWork::StandIn;
-    o.stand_in_ns = 2'950'000;
+    o.work = RunnerWork::Calibration;
+    o.calibration_ns = 2'950'000;
     const json j = o;
     CHECK(j.at("work") == "stand-in");
     const CallOrder back = j.get<CallOrder>();
-    CHECK(back.work == RunnerWork::StandIn);
-    CHECK(back.stand_in_ns == 2'950'000);
+    CHECK(back.work == RunnerWork::Calibration);
+    CHECK(back.calibration_ns == 2'950'000);
     CHECK(back.c_offset == std::size_t(1) << 20);
-    CHECK(back.stand_in_kind == StandInKind::Light);
+    CHECK(back.calibration_kind == CalibrationKind::Light);
     o.work = RunnerWork::Solve;
     CHECK_FALSE(json(o).contains("stand_in_ns"));
     CHECK_FALSE(json(o).contains("stand_in_kind"));
@@ -388,13 +388,13 @@ TEST_CASE("a stand-in order carries its length to the runner, and other orders c
 
 TEST_CASE("a stand-in order names its kind, and an unknown kind is refused rather than run as another") {
     CallOrder o;
-    o.work = RunnerWork::StandIn;
-    o.stand_in_ns = 400'000;
-    for (StandInKind kind : every_stand_in_kind) {
-        o.stand_in_kind = kind;
+    o.work = RunnerWork::Calibration;
+    o.calibration_ns = 400'000;
+    for (CalibrationKind kind : every_calibration_kind) {
+        o.calibration_kind = kind;
         const json j = o;
-        CHECK(j.at("stand_in_kind") == stand_in_kind_name(kind));
-        CHECK(j.get<CallOrder>().stand_in_kind == kind);
+        CHECK(j.at("stand_in_kind") == calibration_kind_name(kind));
+        CHECK(j.get<CallOrder>().calibration_kind == kind);
     }
     json j = o;
     j["stand_in_kind"] = "tensor-cores";

@@ -400,7 +400,7 @@ TEST_CASE("the JSON report says the schema's version, the device's compute capab
     auto r = accepted_cube();
     r.timing->stats = {17, 1.5, 1.25, 9.75, 1.375, 1.875};
     r.timing->empty_call.median_ms = 0.3125;
-    r.timing->empty_call.empty_median_ms = 0; // no stand-in: the report gives the empty call's own
+    r.timing->empty_call.empty_median_ms = 0; // no calibration call: the report gives the empty call's own
     RunContext run = run_context();
     run.device.present = true;
     run.device.cc_major = 9;

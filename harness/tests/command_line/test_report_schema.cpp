@@ -23,7 +23,7 @@ TimedRun schema_timing(double median_ms) {
     t.raw_samples_ms = t.samples_ms;
     t.empty_call.median_ms = 0.01;
     t.empty_call.samples = 20;
-    t.empty_call.stand_ins = {{"copy", 0.011, 0.001, 8, false}};
+    t.empty_call.calibrations = {{"copy", 0.011, 0.001, 8, false}};
     t.own_events_ms = median_ms;
     t.own_events_samples_ms = t.samples_ms;
     t.sm_clock_mhz = 1980;

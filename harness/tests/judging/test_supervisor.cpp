@@ -125,15 +125,15 @@ TEST_CASE("a stand-in call in the solution's process is no call of solve(): it l
           "alone") {
     FakeWorkers fakes("ok");
     Supervisor s(fakes.options);
-    const auto r = s.run_case(small_case("stand-in-first"));
+    const auto r = s.run_case(small_case("calibration-first"));
     CHECK(r.verdict == Verdict::AC);
 }
 
 TEST_CASE(
     "a solution's process kept from returning from the judge's stand-in call gets TLE that says so, and is killed") {
-    FakeWorkers fakes("hang-in-stand-in");
+    FakeWorkers fakes("hang-in-calibration");
     Supervisor s(fakes.options);
-    const auto r = s.run_case(small_case("stand-in-first", 0.3));
+    const auto r = s.run_case(small_case("calibration-first", 0.3));
     CHECK(r.verdict == Verdict::TLE);
     CHECK(contains(r.detail, "a stand-in call the judge made in the solution's process before any call of solve() "
                              "ran past the time limit"));

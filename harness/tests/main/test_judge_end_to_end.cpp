@@ -280,7 +280,7 @@ TEST_CASE("the seed kernels, by the seed's names, are AC on every default case")
     }
 }
 
-// A short run's stand-ins are made in the solution's process too (referee/case_referee.cpp):
+// A short run's calibration calls are made in the solution's process too (referee/case_referee.cpp):
 // what they cost there beyond the baseline's is kept beside the offset and widens the
 // tolerance the clock is held to against the solution's own events; it is never in a time.
 TEST_CASE(

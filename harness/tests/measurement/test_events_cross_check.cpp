@@ -80,7 +80,7 @@ TEST_CASE("the offset's spread widens the tolerance where 1% is smaller") {
 
 TEST_CASE("how far the path's cost moved into the solution's process widens the tolerance, and moves no time") {
     // rung 11 at 2048³ on the H200 (run S3): clock 2 µs over its events, 1% of them 1.83 µs,
-    // the stand-ins' spread 1 µs; in the solution's process they cost 1.5 µs more.
+    // the calibration calls' spread 1 µs; in the solution's process they cost 1.5 µs more.
     TimedRun run = run_of({timed(0.52122, 0.18322)}, 0.336, 0.001);
     const auto without = cross_check_events(run);
     REQUIRE(without);

@@ -46,13 +46,13 @@ CaseResult run_case(RefereeChannel &judge, RunnerLink &runner, const CaseRequest
     RunnerReply reply = runner.map(fd, bytes);
     close(fd);
     CallOrder order{tc.M, tc.N, tc.K, 0, a * sizeof(float), (a + b) * sizeof(float), RunnerWork::Solve};
-    // A case named "stand-in-first…" gets the judge's stand-in call in the solution's
+    // A case named "calibration-first…" gets the judge's calibration call in the solution's
     // process before solve(), as the real referee makes them between a short run's calls.
-    if (reply.kind == RunnerReply::Kind::Done && tc.name.rfind("stand-in-first", 0) == 0) {
-        CallOrder stand_in = order;
-        stand_in.work = RunnerWork::StandIn;
-        judge.send({{"event", event::stand_in}});
-        reply = runner.call(stand_in);
+    if (reply.kind == RunnerReply::Kind::Done && tc.name.rfind("calibration-first", 0) == 0) {
+        CallOrder calibration = order;
+        calibration.work = RunnerWork::Calibration;
+        judge.send({{"event", event::calibration}});
+        reply = runner.call(calibration);
         judge.send({{"event", event::judge}});
     }
     if (reply.kind == RunnerReply::Kind::Done) {

@@ -72,10 +72,10 @@ class HostBackend : public RunnerBackend {
         return base_ == MAP_FAILED ? (base_ = nullptr, "mmap failed") : "";
     }
     CallOutcome call(const CallOrder &o) override {
-        // A solution's thread that keeps its process from returning from the judge's own stand-in call.
-        if (o.work == RunnerWork::StandIn && behaviour_ == "hang-in-stand-in")
+        // A solution's thread that keeps its process from returning from the judge's own calibration call.
+        if (o.work == RunnerWork::Calibration && behaviour_ == "hang-in-calibration")
             for (;;) pause();
-        if (o.work == RunnerWork::Nothing || o.work == RunnerWork::StandIn) return {};
+        if (o.work == RunnerWork::Nothing || o.work == RunnerWork::Calibration) return {};
         const auto *A = reinterpret_cast<const float *>(base_ + o.a_offset);
         const auto *B = reinterpret_cast<const float *>(base_ + o.b_offset);
         auto *C = reinterpret_cast<float *>(base_ + o.c_offset);

@@ -1,4 +1,4 @@
-#include "measurement/interleaved_stand_ins.hpp"
+#include "measurement/interleaved_calibration.hpp"
 #include "measurement/offset_rule.hpp"
 #include "measurement/stats.hpp"
 
@@ -9,7 +9,7 @@ namespace gemm {
 
 // One turn every `period` calls, so that a run of the expected number of calls makes about
 // `wanted_turns`; at most one for every two calls.
-int InterleavedStandIns::period() const {
+int InterleavedCalibration::period() const {
     const double median_ms = summarize(raw_ms_).median_ms;
     double expected = rule_.max_samples;
     if (median_ms > 0) expected = std::min(expected, rule_.budget_s * 1e3 / median_ms);
@@ -17,24 +17,24 @@ int InterleavedStandIns::period() const {
     return std::max(2, static_cast<int>(std::lround(expected / wanted_turns)));
 }
 
-std::optional<StandInTurn> InterleavedStandIns::after_call(double raw_ms) {
+std::optional<CalibrationTurn> InterleavedCalibration::after_call(double raw_ms) {
     raw_ms_.push_back(raw_ms);
-    if (++calls_since_stand_in_ < period()) return std::nullopt;
-    calls_since_stand_in_ = 0;
+    if (++calls_since_calibration_ < period()) return std::nullopt;
+    calls_since_calibration_ = 0;
     const double length_ms = std::max(0.0, summarize(raw_ms_).median_ms - empty_ms_);
-    if (!wants_stand_in(length_ms) || stand_in_kinds(length_ms).size() < 2) return std::nullopt;
-    StandInTurn turn;
+    if (!wants_calibration(length_ms) || calibration_kinds(length_ms).size() < 2) return std::nullopt;
+    CalibrationTurn turn;
     turn.length_ms = length_ms;
-    turn.kind = every_stand_in_kind[turns_++ % every_stand_in_kind.size()];
+    turn.kind = every_calibration_kind[turns_++ % every_calibration_kind.size()];
     return turn;
 }
 
-void InterleavedStandIns::record(const StandInTurn &turn, double cost_ms) {
+void InterleavedCalibration::record(const CalibrationTurn &turn, double cost_ms) {
     costs_.emplace_back(turn.kind, cost_ms);
     lengths_ms_.push_back(turn.length_ms);
 }
 
-void InterleavedStandIns::record_in_solution_process(double cost_ms) { solution_process_costs_.push_back(cost_ms); }
+void InterleavedCalibration::record_in_solution_process(double cost_ms) { solution_process_costs_.push_back(cost_ms); }
 
 namespace {
 
@@ -49,21 +49,21 @@ EmptyCall cost_of(const std::vector<double> &ms) {
 
 } // namespace
 
-EmptyCall InterleavedStandIns::pooled() const {
+EmptyCall InterleavedCalibration::pooled() const {
     std::vector<double> ms;
     for (const auto &[kind, cost] : costs_) ms.push_back(cost);
     return cost_of(ms);
 }
 
-std::optional<EmptyCall> InterleavedStandIns::pooled_in_solution_process() const {
+std::optional<EmptyCall> InterleavedCalibration::pooled_in_solution_process() const {
     if (static_cast<int>(solution_process_costs_.size()) < enough) return std::nullopt;
     return cost_of(solution_process_costs_);
 }
 
-std::vector<std::pair<StandInKind, EmptyCall>> InterleavedStandIns::measured() const {
-    std::vector<std::pair<StandInKind, EmptyCall>> by_kind;
+std::vector<std::pair<CalibrationKind, EmptyCall>> InterleavedCalibration::measured() const {
+    std::vector<std::pair<CalibrationKind, EmptyCall>> by_kind;
     if (!enough_made()) return by_kind;
-    for (StandInKind kind : every_stand_in_kind) {
+    for (CalibrationKind kind : every_calibration_kind) {
         std::vector<double> ms;
         for (const auto &[k, cost] : costs_)
             if (k == kind) ms.push_back(cost);
@@ -72,6 +72,6 @@ std::vector<std::pair<StandInKind, EmptyCall>> InterleavedStandIns::measured() c
     return by_kind;
 }
 
-double InterleavedStandIns::length_ms() const { return lengths_ms_.empty() ? 0 : summarize(lengths_ms_).median_ms; }
+double InterleavedCalibration::length_ms() const { return lengths_ms_.empty() ? 0 : summarize(lengths_ms_).median_ms; }
 
 } // namespace gemm

@@ -1,4 +1,4 @@
-#include "runner/stand_in_kernel.hpp"
+#include "runner/calibration_kernel.hpp"
 
 #include <algorithm>
 
@@ -12,18 +12,18 @@ __device__ unsigned long long globaltimer_ns() {
     return now;
 }
 
-// The sum of what a stand-in read decides nothing; it only keeps the reads from being
+// The sum of what a calibration call read decides nothing; it only keeps the reads from being
 // dropped (never 1.5e38 for inputs in range, so C always gets the poison).
 __device__ unsigned poison_after(float sum) { return sum == 1.5e38f ? 0xFFFFFFFEu : 0xFFFFFFFFu; }
 
-__device__ float read_once(const StandInBuffers &b, std::size_t first, std::size_t stride) {
+__device__ float read_once(const CalibrationBuffers &b, std::size_t first, std::size_t stride) {
     float sum = 0;
     for (std::size_t i = first; i < b.a_elements; i += stride) sum += b.A[i];
     for (std::size_t i = first; i < b.b_elements; i += stride) sum += b.B[i];
     return sum;
 }
 
-__device__ void write_poison(const StandInBuffers &b, std::size_t first, std::size_t stride, float sum) {
+__device__ void write_poison(const CalibrationBuffers &b, std::size_t first, std::size_t stride, float sum) {
     unsigned *C = reinterpret_cast<unsigned *>(b.C);
     const unsigned poison = poison_after(sum);
     for (std::size_t i = first; i < b.c_elements; i += stride) C[i] = poison;
@@ -33,7 +33,7 @@ __device__ void write_poison(const StandInBuffers &b, std::size_t first, std::si
 // lines are then where a solution's would be), keep every SM busy until busy_ns from the
 // block's start (all blocks are resident at once: two of 256 threads a multiprocessor),
 // then write C.
-__global__ void stand_in_light(StandInBuffers b, unsigned long long busy_ns) {
+__global__ void calibration_light(CalibrationBuffers b, unsigned long long busy_ns) {
     const unsigned long long start = globaltimer_ns();
     const std::size_t first = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x;
     const std::size_t stride = std::size_t(gridDim.x) * blockDim.x;
@@ -46,7 +46,7 @@ __global__ void stand_in_light(StandInBuffers b, unsigned long long busy_ns) {
 // Shared memory: one block of 384 threads a multiprocessor holding all the shared memory
 // a block may (a TMA/wgmma kernel's shape: the SMs' carve-out goes to shared memory),
 // every word of it written, then as the light kind.
-__global__ void stand_in_shared(StandInBuffers b, unsigned long long busy_ns, unsigned shared_words) {
+__global__ void calibration_shared(CalibrationBuffers b, unsigned long long busy_ns, unsigned shared_words) {
     extern __shared__ unsigned held[];
     const unsigned long long start = globaltimer_ns();
     for (unsigned i = threadIdx.x; i < shared_words; i += blockDim.x) held[i] = i;
@@ -62,7 +62,7 @@ __global__ void stand_in_shared(StandInBuffers b, unsigned long long busy_ns, un
 
 // Streaming: A and B read and C written, round and round, for the whole length (a
 // memory-bound kernel's traffic through the L2 and DRAM), then C written once more.
-__global__ void stand_in_streaming(StandInBuffers b, unsigned long long busy_ns) {
+__global__ void calibration_streaming(CalibrationBuffers b, unsigned long long busy_ns) {
     const unsigned long long start = globaltimer_ns();
     const std::size_t first = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x;
     const std::size_t stride = std::size_t(gridDim.x) * blockDim.x;
@@ -89,7 +89,7 @@ int shared_bytes_per_block() {
         cudaGetDevice(&device);
         cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, device);
         bytes = optin;
-        if (cudaFuncSetAttribute(stand_in_shared, cudaFuncAttributeMaxDynamicSharedMemorySize, bytes) != cudaSuccess)
+        if (cudaFuncSetAttribute(calibration_shared, cudaFuncAttributeMaxDynamicSharedMemorySize, bytes) != cudaSuccess)
             bytes = 0;
     }
     return bytes;
@@ -97,18 +97,19 @@ int shared_bytes_per_block() {
 
 } // namespace
 
-cudaError_t launch_stand_in(const StandInBuffers &b, unsigned long long busy_ns, int multiprocessors,
-                            StandInKind kind) {
+cudaError_t launch_calibration_kernel(const CalibrationBuffers &b, unsigned long long busy_ns, int multiprocessors,
+                                      CalibrationKind kind) {
     const bool empty = b.a_elements == 0 || b.b_elements == 0 || b.c_elements == 0;
-    switch (empty ? StandInKind::Light : kind) {
-    case StandInKind::Light: stand_in_light<<<2 * multiprocessors, 256>>>(b, busy_ns); break;
-    case StandInKind::SharedMemory: {
+    switch (empty ? CalibrationKind::Light : kind) {
+    case CalibrationKind::Light: calibration_light<<<2 * multiprocessors, 256>>>(b, busy_ns); break;
+    case CalibrationKind::SharedMemory: {
         const int bytes = shared_bytes_per_block();
         if (bytes < 1024) return cudaErrorInvalidConfiguration;
-        stand_in_shared<<<multiprocessors, 384, bytes>>>(b, busy_ns, static_cast<unsigned>(bytes / sizeof(unsigned)));
+        calibration_shared<<<multiprocessors, 384, bytes>>>(b, busy_ns,
+                                                            static_cast<unsigned>(bytes / sizeof(unsigned)));
         break;
     }
-    case StandInKind::Streaming: stand_in_streaming<<<4 * multiprocessors, 256>>>(b, busy_ns); break;
+    case CalibrationKind::Streaming: calibration_streaming<<<4 * multiprocessors, 256>>>(b, busy_ns); break;
     }
     return cudaGetLastError();
 }

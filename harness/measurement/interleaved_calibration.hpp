@@ -1,13 +1,13 @@
-// Stand-in calls interleaved with a short run's own calls. A run's path cost (what a call
+// Calibration calls interleaved with a short run's own calls. A run's path cost (what a call
 // costs beyond its own work) moves by 10–25 µs between batches of calls a fraction of a
-// second apart (H200: the two rounds of one rank shape, a batch of stand-ins measured after
-// the run), which is more than 1% of a call under 3 ms. Stand-ins made between the run's own
+// second apart (H200: the two rounds of one rank shape, a batch of calibration calls measured after
+// the run), which is more than 1% of a call under 3 ms. Calibration calls made between the run's own
 // calls see the same moments as the run, so what they cost is what the run's calls paid.
 // Pure rule on measured figures: the referee makes the calls (referee/case_referee.cpp).
 #pragma once
 
+#include "measurement/calibration_kind.hpp"
 #include "measurement/sampling.hpp"
-#include "measurement/stand_in_kind.hpp"
 #include "measurement/timed_run.hpp"
 
 #include <optional>
@@ -16,32 +16,33 @@
 
 namespace gemm {
 
-struct StandInTurn {
-    double length_ms = 0; // how long the stand-in keeps the SMs busy: the run's median so far, less the empty call
-    StandInKind kind = StandInKind::Light;
+struct CalibrationTurn {
+    double length_ms =
+        0; // how long the calibration call keeps the SMs busy: the run's median so far, less the empty call
+    CalibrationKind kind = CalibrationKind::Light;
     // Calls in a row, the first of which is not kept: a call in the other runner's process
     // after the run's calls costs 10–30 µs more than the next one (H200), while the run's
     // own calls follow each other; the rest are kept.
     int calls = 3;
 };
 
-class InterleavedStandIns {
+class InterleavedCalibration {
   public:
     // About this many turns a run, the kinds taken in turn: two of each kind, four kept calls each.
     static constexpr int wanted_turns = 6;
-    // Fewer kept calls than this and the run falls back to a batch of stand-ins after its calls.
+    // Fewer kept calls than this and the run falls back to a batch of calibration calls after its calls.
     static constexpr int enough = 6;
 
     // empty_ms: the shape's empty call measured before the run (its length is the run's
     // time less it); rule: the run's sampling rule, which says how many calls it will make.
-    InterleavedStandIns(double empty_ms, const SamplingRule &rule) : empty_ms_(empty_ms), rule_(rule) {}
+    InterleavedCalibration(double empty_ms, const SamplingRule &rule) : empty_ms_(empty_ms), rule_(rule) {}
 
-    // After each of the run's timed calls (warm-ups excluded), its raw time: the stand-in
+    // After each of the run's timed calls (warm-ups excluded), its raw time: the calibration call
     // to make now, if one is due. None for runs of 3 ms or more (1% of such a call covers
-    // the path's movements; the light stand-in after the run stands in) or under 0.05 ms.
-    std::optional<StandInTurn> after_call(double raw_ms);
-    // What a kept stand-in call of the turn cost beyond its own work.
-    void record(const StandInTurn &turn, double cost_ms);
+    // the path's movements; the light calibration call after the run stands in) or under 0.05 ms.
+    std::optional<CalibrationTurn> after_call(double raw_ms);
+    // What a kept calibration call of the turn cost beyond its own work.
+    void record(const CalibrationTurn &turn, double cost_ms);
     // The same turn made again in the solution's own process (a solution's run): what a
     // kept call of it cost there. Compared, never taken off (that process is not trusted).
     void record_in_solution_process(double cost_ms);
@@ -55,7 +56,7 @@ class InterleavedStandIns {
     std::optional<EmptyCall> pooled_in_solution_process() const;
     // The same a kind at a time, shown beside it (how far the kinds' costs lie apart);
     // none when too few were made. length_ms: the median length they stood in for.
-    std::vector<std::pair<StandInKind, EmptyCall>> measured() const;
+    std::vector<std::pair<CalibrationKind, EmptyCall>> measured() const;
     double length_ms() const;
 
   private:
@@ -64,8 +65,8 @@ class InterleavedStandIns {
     double empty_ms_;
     SamplingRule rule_;
     std::vector<double> raw_ms_;
-    int calls_since_stand_in_ = 0;
-    std::vector<std::pair<StandInKind, double>> costs_;
+    int calls_since_calibration_ = 0;
+    std::vector<std::pair<CalibrationKind, double>> costs_;
     std::vector<double> solution_process_costs_;
     std::vector<double> lengths_ms_;
     int turns_ = 0;
