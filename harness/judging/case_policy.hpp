@@ -27,6 +27,9 @@ struct CaseRunOptions {
     bool time_budget_given = false; // else the other cases get correctness_budget_s
     bool reveal = false;            // --reveal: print the data of failing secret cases too
     bool shrink = true;             // --no-shrink clears it
+    // --scratch-limit: GiB the solution's process may write to its folder; past it RE
+    // (judging/os/runner_scratch.hpp).
+    double scratch_limit_gib = 1;
 };
 
 // The suite's policy for one case, from its category and the command line.

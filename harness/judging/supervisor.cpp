@@ -51,6 +51,9 @@ std::string format_seconds(double s) {
 // whose call overran (it only has to notice the runner's end close).
 constexpr double overrun_answer_limit_s = 30;
 
+// How often a runner's folder that no tmpfs caps is measured while a case runs.
+constexpr int scratch_watch_ms = 250;
+
 bool output_pipe(int ends[2]) {
     if (pipe2(ends, O_CLOEXEC) != 0) return false;
     fcntl(ends[0], F_SETFL, O_NONBLOCK);
@@ -115,7 +118,20 @@ void Supervisor::stop_all(bool wait) {
     close_fd(judge_side_output_.fd);
     keep_attempts();
     monitor_.reset();
+    release_scratch();
+}
+
+void Supervisor::release_scratch() {
+    if (!scratch_) return;
+    if (auto over = scratch_->overfilled()) overfilled_ = std::move(over);
     scratch_.reset();
+}
+
+std::optional<std::string> Supervisor::take_overfilled() {
+    std::optional<std::string> over = std::move(overfilled_);
+    overfilled_.reset();
+    if (!over && scratch_) over = scratch_->overfilled();
+    return over;
 }
 
 void Supervisor::drain(Output &output) {
@@ -184,7 +200,13 @@ std::optional<nlohmann::json> Supervisor::wait_for_message(double limit_s, std::
             failure = "the referee did not answer within " + format_seconds(limit_s);
             return std::nullopt;
         }
-        wait_for_activity(static_cast<int>(std::ceil(seconds_until(deadline) * 1000)));
+        // A folder no tmpfs caps is watched while the solution loads too (its constructors):
+        // past the limit the runner is stopped, and its loss is then the solution's RE.
+        const bool watched = scratch_ && !scratch_->size_capped() && runner_.running();
+        int wait_ms = static_cast<int>(std::ceil(seconds_until(deadline) * 1000));
+        if (watched) wait_ms = std::min(wait_ms, scratch_watch_ms);
+        wait_for_activity(wait_ms);
+        if (watched && scratch_->overfilled_every(std::chrono::milliseconds(scratch_watch_ms))) runner_.kill_group();
         if (monitor_socket_ >= 0) receive_listener();
     }
     channel_.unread({lines.begin() + 1, lines.end()});
@@ -236,7 +258,8 @@ bool Supervisor::spawn_runner(int runner_end) {
     int output[2], monitor_pair[2];
     // Message boundaries: the listener, then the report, each one message.
     if (!output_pipe(output) || socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, monitor_pair) != 0) return false;
-    scratch_ = std::make_unique<RunnerScratch>(options_.library);
+    scratch_ =
+        std::make_unique<RunnerScratch>(options_.library, options_.scratch_limit_bytes, options_.scratch_may_mount);
     ChildSpec runner;
     runner.argv = options_.runner_prefix;
     runner.argv.insert(runner.argv.end(), {options_.runner, "--referee=" + std::to_string(runner_end),
@@ -363,6 +386,10 @@ WorkerStart Supervisor::start_runner(int runner_end, std::uint64_t nonce) {
         return last_start_;
     }
     channel_.send({{"nonce", nonce}, {"event", event::runner}, {"group", runner_.pid()}});
+    if (!scratch_->size_capped())
+        last_start_.unconfined.push_back("its folder is not size-capped (" + scratch_->uncapped_because() +
+                                         "): the judge watches it and stops it past " +
+                                         describe_bytes(options_.scratch_limit_bytes));
     // Under a tool (compute-sanitizer, ncu) the process starts the tool first: its limit.
     const double limit = options_.runner_prefix.empty() ? options_.load_limit_s : options_.startup_limit_s;
     std::string failure;
@@ -374,8 +401,9 @@ WorkerStart Supervisor::start_runner(int runner_end, std::uint64_t nonce) {
         // The referee waits for the runner's hello: the solution's process has not loaded.
         last_start_.failure = "the solution's process did not finish loading the solution within " +
                               format_seconds(limit) + " (a constructor or static initializer that never returns?)";
-        last_start_.solution_at_fault = true;
+        last_start_.ending = SupervisorSaw::NotStarted;
         stop_all();
+        if (auto over = take_overfilled()) last_start_.failure = *over + "; " + last_start_.failure;
         return last_start_;
     }
     if (!runner_hello || runner_hello->value("event", "") != event::runner ||
@@ -390,8 +418,9 @@ WorkerStart Supervisor::start_runner(int runner_end, std::uint64_t nonce) {
                 ? "the solution's process " + describe_wait_status(runner_.reap(2)) +
                       " while loading the solution, before any call of solve()"
                 : "the solution's process broke the runner protocol: " + runner_hello->value("why", "");
-        last_start_.solution_at_fault = true;
+        last_start_.ending = SupervisorSaw::NotStarted;
         stop_all();
+        if (auto over = take_overfilled()) last_start_.failure = *over + "; " + last_start_.failure;
         return last_start_;
     }
     last_start_.solve_error = runner_hello->value("solve_error", "");
@@ -403,7 +432,7 @@ WorkerStart Supervisor::replace_runner() {
     runner_needed_ = false;
     last_start_.ok = false;
     last_start_.failure.clear();
-    last_start_.solution_at_fault = false;
+    last_start_.ending = SupervisorSaw::JudgeSideFailed;
     last_start_.unconfined.clear();
     last_start_.waited_for_gpu_s = last_start_.waited_for_referee_s = 0;
     if (spare_runner_ends_.empty()) { // the referee had one more than the judge: start all afresh
@@ -423,7 +452,7 @@ void Supervisor::retire_runner() {
     close_fd(monitor_socket_);
     keep_attempts();
     monitor_.reset();
-    scratch_.reset();
+    release_scratch();
     runner_needed_ = true;
 }
 
@@ -478,14 +507,14 @@ CaseResult Supervisor::run_case_once(const TestCase &tc, const CasePolicy &polic
     const WorkerStart ready = start();
     if (!ready.ok) {
         // Only a solution's process that could not load is the solution's doing (RE).
-        auto r = decide_case(
-            tc.name, shape_of(tc),
-            ended_early(ready.solution_at_fault ? SupervisorSaw::NotStarted : SupervisorSaw::JudgeSideFailed,
-                        ready.failure));
-        r.output_tail = solution_output_.tail;
+        CaseFacts facts = ended_early(ready.ending, ready.failure);
+        facts.folder_overfilled = take_overfilled();
+        auto r = decide_case(tc.name, shape_of(tc), std::move(facts));
+        r.output_tail = std::move(solution_output_.tail);
+        solution_output_.tail.clear();
         return r;
     }
-    solution_output_.tail.clear();
+    overfilled_.reset(); // a folder released before this case is not this case's doing
     const CaseRequest request{tc, policy, fresh_random(), fresh_random()};
     const double call_limit = time_limit_s(tc) * options_.time_limit_scale;
     Phase phase = Phase::Judge;
@@ -494,8 +523,12 @@ CaseResult Supervisor::run_case_once(const TestCase &tc, const CasePolicy &polic
     auto finish = [&](CaseFacts facts) {
         drain_outputs();
         facts.attempts = attempts_text();
+        facts.folder_overfilled = take_overfilled();
         CaseResult r = decide_case(tc.name, shape_of(tc), std::move(facts));
-        r.output_tail = solution_output_.tail;
+        // What it printed since the last case ended: the first case after a start also shows
+        // what the solution printed while it loaded (its constructors).
+        r.output_tail = std::move(solution_output_.tail);
+        solution_output_.tail.clear();
         r.wall_seconds = std::chrono::duration<double>(Clock::now() - started).count();
         return r;
     };
@@ -504,8 +537,20 @@ CaseResult Supervisor::run_case_once(const TestCase &tc, const CasePolicy &polic
         return finish(ended_early(SupervisorSaw::JudgeSideFailed, "the referee is gone"));
     }
     for (;;) {
-        const int remaining_ms = std::max(0, static_cast<int>(std::ceil(seconds_until(deadline) * 1000)));
-        if (!wait_for_activity(remaining_ms) && seconds_until(deadline) <= 0) {
+        int remaining_ms = std::max(0, static_cast<int>(std::ceil(seconds_until(deadline) * 1000)));
+        // A folder that no tmpfs caps is watched: the runner is stopped soon after it passes
+        // its limit, before it fills the disk the judge's reports are written to.
+        const bool watched = scratch_ && !scratch_->size_capped();
+        if (watched) remaining_ms = std::min(remaining_ms, scratch_watch_ms);
+        const bool active = wait_for_activity(remaining_ms);
+        if (watched && scratch_ && scratch_->overfilled_every(std::chrono::milliseconds(scratch_watch_ms))) {
+            if (phase == Phase::Judge) // the referee may be reading the runner's memory: all afresh
+                stop_all();
+            else
+                end_overrun_call();
+            return finish(ended_early(SupervisorSaw::FolderOverfilled, ""));
+        }
+        if (!active && seconds_until(deadline) <= 0) {
             if (phase == Phase::Judge)
                 stop_all();
             else

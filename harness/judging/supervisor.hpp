@@ -15,8 +15,10 @@
 #include "judging/os/child_process.hpp"
 #include "judging/os/cpu_placement.hpp"
 #include "judging/os/gpu_turn.hpp"
+#include "judging/os/runner_scratch.hpp"
 #include "testcases/testcase.hpp"
 #include "verification/case_result.hpp"
+#include "verification/case_verdict.hpp"
 
 #include <array>
 #include <cstdint>
@@ -30,7 +32,6 @@ namespace gemm {
 namespace sandbox {
 class AttemptMonitor;
 }
-class RunnerScratch;
 
 struct SupervisorOptions {
     std::string referee;                          // the gemm-referee program
@@ -50,6 +51,9 @@ struct SupervisorOptions {
     // The judge's turn on the GPU is taken before the referee starts (judging/os/gpu_turn.hpp):
     // the real judge's sessions; fake workers on a CPU need none.
     bool takes_gpu_turn = false;
+    // What the solution may write to its folder (judging/os/runner_scratch.hpp); past it RE.
+    std::uint64_t scratch_limit_bytes = default_scratch_limit_bytes;
+    bool scratch_may_mount = true; // false: the watched folder even as root (its tests)
 };
 
 struct WorkerStart {
@@ -57,9 +61,10 @@ struct WorkerStart {
     std::string failure;     // why the processes did not start, in words
     DeviceInfo device;       // from the referee
     std::string solve_error; // non-empty: the library has no usable solve()
-    // !ok because of the solution's process: it died, hung or broke the protocol while
-    // loading the solution, before any call (RE); otherwise a failure is the judge's (JE).
-    bool solution_at_fault = false;
+    // How a start that is not ok ended, as a fact the verdict is decided from
+    // (decide_case): NotStarted when the solution's process died, hung or broke the
+    // protocol while loading the solution, before any call; otherwise the judge's side failed.
+    SupervisorSaw ending = SupervisorSaw::JudgeSideFailed;
     std::vector<std::string> unconfined; // what the solution's process is not confined by
     std::string cpus;                    // where the referee and the runners run (CpuClaim::describe)
     // Where start() spent its time: waiting for the referee's hello (its CUDA start and
@@ -117,6 +122,10 @@ class Supervisor {
     WorkerStart replace_runner();
     // The failed runner's group killed and reaped, what it printed and tried kept.
     void retire_runner();
+    // The runner's folder removed, whether it was past its limit kept for the case's facts.
+    void release_scratch();
+    // Whether the solution's process wrote past its folder's limit during this case: once.
+    std::optional<std::string> take_overfilled();
     // A call that overran: the runner killed, and the referee's result for the case awaited
     // (its runner is replaced when it says so); all three stopped when it does not answer.
     void end_overrun_call();
@@ -144,6 +153,7 @@ class Supervisor {
     std::shared_ptr<const GpuTurn> gpu_turn_; // held from the first begin() on, when options_.takes_gpu_turn
     ChildProcess referee_, baseline_, runner_;
     std::unique_ptr<RunnerScratch> scratch_;
+    std::optional<std::string> overfilled_; // a released folder was past its limit: why
     std::unique_ptr<sandbox::AttemptMonitor> monitor_;
     JudgeChannel channel_;
     int monitor_socket_ = -1;

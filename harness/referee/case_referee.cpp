@@ -145,11 +145,13 @@ void CaseReferee::map_arena(Runner &runner) {
     close(fd);
     if (reply.kind != RunnerReply::Kind::Done) {
         if (!runner.is_solution)
-            throw std::runtime_error("the baseline runner could not map the GPU memory: " + reply.why);
-        throw SolutionFailure(reply.kind == RunnerReply::Kind::Violation
-                                  ? "the solution's process broke the runner protocol: " + reply.why
-                                  : reply.why,
-                              reply.kind == RunnerReply::Kind::Lost, 0);
+            throw CaseStopped(RefereeWork::RefereeFailed,
+                              "the baseline runner could not map the GPU memory: " + reply.why);
+        throw CaseStopped(RefereeWork::SolutionFailed,
+                          reply.kind == RunnerReply::Kind::Violation
+                              ? "the solution's process broke the runner protocol: " + reply.why
+                              : reply.why,
+                          reply.kind == RunnerReply::Kind::Lost, 0);
     }
     runner.mapped_generation = arena_generation_;
 }
@@ -182,12 +184,14 @@ CallSample CaseReferee::call(Runner &runner, Problem &p, RunnerWork work, int ca
     const RunnerReply reply = runner.link->answer();
     runner.link->rest();
     if (reply.kind != RunnerReply::Kind::Done) {
-        if (!runner.is_solution) throw std::runtime_error("the baseline runner failed: " + reply.why);
+        if (!runner.is_solution)
+            throw CaseStopped(RefereeWork::RefereeFailed, "the baseline runner failed: " + reply.why);
         judge_.send({{"event", event::judge}});
-        throw SolutionFailure(reply.kind == RunnerReply::Kind::Violation
-                                  ? "the solution's process broke the runner protocol: " + reply.why
-                                  : reply.why,
-                              reply.kind == RunnerReply::Kind::Lost, call_index);
+        throw CaseStopped(RefereeWork::SolutionFailed,
+                          reply.kind == RunnerReply::Kind::Violation
+                              ? "the solution's process broke the runner protocol: " + reply.why
+                              : reply.why,
+                          reply.kind == RunnerReply::Kind::Lost, call_index);
     }
     p.snapshot_output();
     clock_.stop();
@@ -358,11 +362,12 @@ void CaseReferee::blame_busy_gpu(const std::string &why) {
         if (r->link && r->link->process_group() > 0) groups.push_back(r->link->process_group());
     const GpuSharing sharing = listed ? classify_gpu_processes(*listed, getpid(), groups) : GpuSharing{};
     if (sharing.judge_seen && !sharing.others.empty())
-        throw std::runtime_error("the GPU was shared with " + describe_processes(sharing.others) +
-                                 ", neither the judge's process nor the solution's, so what kept it busy after the "
-                                 "solution's calls cannot be told (" +
-                                 why + "): judge again when the GPU is free");
-    throw SolutionFailure(why, false, 0);
+        throw CaseStopped(RefereeWork::RefereeFailed,
+                          "the GPU was shared with " + describe_processes(sharing.others) +
+                              ", neither the judge's process nor the solution's, so what kept it busy after the "
+                              "solution's calls cannot be told (" +
+                              why + "): judge again when the GPU is free");
+    throw CaseStopped(RefereeWork::SolutionFailed, why);
 }
 
 // The empty call's cost to take off every time, and whether the solution kept the GPU
@@ -421,8 +426,8 @@ void CaseReferee::blame_out_of_memory(const TestCase &tc, const std::string &wha
     const MemoryBlame blame = gemm::blame_out_of_memory(gpu_bytes_needed(tc.M, tc.N, tc.K), double(free_bytes),
                                                         gpu_memory_holders().value_or(std::vector<GpuMemoryHolder>{}),
                                                         getpid(), solution_group, judge_groups);
-    if (blame.solution_at_fault) throw SolutionFailure(blame.why, false, 0);
-    throw std::runtime_error(what + ": " + blame.why);
+    throw CaseStopped(blame.solution_at_fault ? RefereeWork::SolutionFailed : RefereeWork::RefereeFailed,
+                      blame.solution_at_fault ? blame.why : what + ": " + blame.why);
 }
 
 CaseResult CaseReferee::run_case(const CaseRequest &request) {

@@ -23,10 +23,16 @@
 
 namespace gemm {
 
-// The solution's runner did not answer "returned": it died, failed or broke the
-// protocol. RE; `lost` when its process is gone, which only the judge can describe.
-struct SolutionFailure : std::runtime_error {
-    SolutionFailure(const std::string &what, bool lost, int call) : std::runtime_error(what), lost(lost), call(call) {}
+// The referee stopped a case and says why as a fact: `ending` is whose work failed
+// (RefereeWork::SolutionFailed: the solution's runner died, broke the protocol, kept the
+// GPU busy or holds the memory the case needs; RefereeFailed: the judge's own side, named),
+// which the judge's verdict code reads (verification/case_verdict.cpp). `lost` when the
+// solution's process is gone, which only the judge can describe; `call`: the call of solve()
+// it failed in, 0 between calls. Any other exception is the referee's own failure.
+struct CaseStopped : std::runtime_error {
+    CaseStopped(RefereeWork ending, const std::string &what, bool lost = false, int call = 0)
+        : std::runtime_error(what), ending(ending), lost(lost), call(call) {}
+    RefereeWork ending;
     bool lost;
     int call;
 };
@@ -77,8 +83,8 @@ class CaseReferee {
     void settle_offset(Problem &p, CaseResult &r, const RunCalibration &interleaved);
     [[noreturn]] void blame_busy_gpu(const std::string &why);
     CaseResult run_case(const CaseRequest &request);
-    // An allocation failed: SolutionFailure when the solution's process holds the memory
-    // the case needs, else the judge's failure naming who does (verification/memory_blame.hpp).
+    // An allocation failed: the solution's failure when its process holds the memory the
+    // case needs, else the judge's, naming who does (verification/memory_blame.hpp).
     [[noreturn]] void blame_out_of_memory(const TestCase &tc, const std::string &what);
     cublasHandle_t cublas();
 

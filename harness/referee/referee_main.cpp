@@ -49,9 +49,12 @@ CaseResult judge_one(CaseReferee &referee, const CaseRequest &request, bool &sta
     CaseResult result;
     try {
         result = referee.run(request);
-    } catch (const SolutionFailure &e) {
-        result.facts.ending = RefereeWork::SolutionFailed;
-        result.facts.why = e.what();
+    } catch (const CaseStopped &e) {
+        // Whose fault it is travels as the fact the referee named, never guessed from here.
+        result.facts.ending = e.ending;
+        result.facts.why = e.ending == RefereeWork::SolutionFailed
+                               ? e.what()
+                               : std::string("the judge failed on this case: ") + e.what();
         result.runner_lost = e.lost;
         result.failed_call = e.call;
         start_afresh = true; // its process may be gone or its context unusable

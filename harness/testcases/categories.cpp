@@ -1,4 +1,5 @@
 #include "testcases/categories.hpp"
+#include "verification/memory_blame.hpp"
 
 namespace gemm {
 
@@ -35,5 +36,30 @@ std::vector<std::string> default_category_names() {
         if (c.runs_by_default) names.push_back(c.name);
     return names;
 }
+
+const std::vector<RunSelection> &run_selections() {
+    static const std::vector<RunSelection> table = {
+        {"default", default_category_names(), "every category that runs without --category"},
+        {"quick", {"sample"}, "the public sample cases alone, in seconds"},
+    };
+    return table;
+}
+
+const RunSelection *find_run_selection(const std::string &name) {
+    for (const auto &s : run_selections())
+        if (name == s.name) return &s;
+    return nullptr;
+}
+
+bool fail_fast_stops(int crashed_or_hung, bool keep_going) { return !keep_going && crashed_or_hung >= fail_fast_limit; }
+
+std::optional<std::string> too_big_for_gpu(const TestCase &tc, long long gpu_memory_bytes) {
+    const double needed = gpu_bytes_needed(tc.M, tc.N, tc.K);
+    if (needed <= 0.9 * double(gpu_memory_bytes)) return std::nullopt;
+    return "needs " + std::to_string(int(needed / 1e9)) + " GB of GPU memory, the GPU has " +
+           std::to_string(int(gpu_memory_bytes / 1e9)) + " GB";
+}
+
+bool small_enough_to_sanitize(const TestCase &tc) { return double(tc.M) * tc.N * tc.K <= (1 << 22); }
 
 } // namespace gemm

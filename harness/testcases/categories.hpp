@@ -2,8 +2,13 @@
 // the suite (testcases/sample/…), and everything the judge does differently for a category
 // is read from its row here — which run by default, which are timed with the whole budget,
 // which get cuBLAS beside them, which are ranked, which shrink and which show their data.
+// Beside the table, the rest of what decides which cases run: the named selections, fail
+// fast, the GPU's memory and --sanitize's size.
 #pragma once
 
+#include "testcases/testcase.hpp"
+
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -30,5 +35,30 @@ const CategoryTraits &category_traits(const std::string &name);
 
 std::vector<std::string> category_names();         // every category, in order
 std::vector<std::string> default_category_names(); // those that run without --category
+
+// Selections of the suite by name (--selection NAME), for callers that must not name a
+// category (./judge serve's quick run): "default", what runs without --category, and
+// "quick", the public samples alone.
+struct RunSelection {
+    const char *name;
+    std::vector<std::string> categories;
+    const char *purpose; // for --help
+};
+const std::vector<RunSelection> &run_selections();
+const RunSelection *find_run_selection(const std::string &name); // nullptr for an unknown name
+
+// Beside the categories, what else decides whether a selected case runs.
+// Fail fast: after this many cases end in RE or TLE the rest are not run, unless
+// --keep-going. A crash or a hang costs a runner's start or a time limit per case; a
+// competitive-programming judge stops at the first failures too (DOMjudge's lazy
+// evaluation), and a WA, which is fast and whose map helps, never stops a run.
+constexpr int fail_fast_limit = 3;
+bool fail_fast_stops(int crashed_or_hung, bool keep_going);
+// A case that needs more than 90% of the GPU's memory is skipped: why, in words; nullopt
+// when it fits.
+std::optional<std::string> too_big_for_gpu(const TestCase &tc, long long gpu_memory_bytes);
+// --sanitize runs the small cases alone (M·N·K ≤ 2^22): under its tools a call is tens of
+// times slower.
+bool small_enough_to_sanitize(const TestCase &tc);
 
 } // namespace gemm

@@ -8,7 +8,8 @@ namespace {
 Verdict verdict_of(SupervisorSaw ending) {
     switch (ending) {
     case SupervisorSaw::NotCompiled: return Verdict::CE;
-    case SupervisorSaw::NotStarted: return Verdict::RE;
+    case SupervisorSaw::NotStarted:
+    case SupervisorSaw::FolderOverfilled: return Verdict::RE;
     case SupervisorSaw::CallOverran: return Verdict::TLE;
     case SupervisorSaw::JudgeSideFailed:
     case SupervisorSaw::RefereeReported: break;
@@ -64,6 +65,10 @@ CaseResult decide_case(const std::string &name, const Shape &shape, CaseFacts fa
     } else {
         r.verdict = verdict_of(facts.ending);
         r.detail = std::move(facts.why);
+    }
+    if (facts.folder_overfilled && r.verdict != Verdict::CE) {
+        r.verdict = Verdict::RE;
+        r.detail = *facts.folder_overfilled + (r.detail.empty() ? "" : "; " + r.detail);
     }
     if (!facts.attempts.empty()) {
         // What it tried is named whatever else happened; a blocked attempt is never AC.

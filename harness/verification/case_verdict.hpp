@@ -2,8 +2,9 @@
 // as the supervisor saw it; the referee's facts (verification/referee_facts.hpp: how its work ended,
 // the checked call's output and integrity, the first failing timed call's check), judged by
 // the rules of verification/check.cpp (judge_output) and verification/timed_check.cpp (judge_timed_call);
-// what the solution's confinement blocked; whether its time is one the GPU can give; for
-// --sanitize, each tool's finding. A case's identity (name and shape) is stamped here, once.
+// what the solution's confinement blocked; whether it wrote past its folder's limit; whether
+// its time is one the GPU can give; for --sanitize, each tool's finding. A case's identity
+// (name and shape) is stamped here, once.
 #pragma once
 
 #include "common/shape.hpp"
@@ -17,11 +18,12 @@ namespace gemm {
 // What the supervisor saw end the case (the referee's own account of its work is
 // RefereeWork, referee_facts.hpp).
 enum class SupervisorSaw {
-    RefereeReported, // the referee sent its facts: they decide, unless a fact below overrides them
-    NotCompiled,     // nvcc failed, or the library has no usable solve(): CE
-    NotStarted,      // the solution's processes did not start or load it: RE
-    CallOverran,     // a solve() call ran past the case's time limit: TLE
-    JudgeSideFailed, // the judge's own side failed (the referee gone, silent or incoherent): JE
+    RefereeReported,  // the referee sent its facts: they decide, unless a fact below overrides them
+    NotCompiled,      // nvcc failed, or the library has no usable solve(): CE
+    NotStarted,       // the solution's processes did not start or load it: RE
+    CallOverran,      // a solve() call ran past the case's time limit: TLE
+    FolderOverfilled, // the solution's process wrote past its folder's limit and was stopped: RE
+    JudgeSideFailed,  // the judge's own side failed (the referee gone, silent or incoherent): JE
 };
 
 struct CaseFacts {
@@ -31,6 +33,9 @@ struct CaseFacts {
     std::string runner_end;                       // how the solution's process ended, when the referee lost it
     std::optional<std::string> impossible_timing; // why the reported time cannot be (verification/plausibility.hpp)
     std::string attempts;                         // what the confinement blocked, named; "" for none
+    // The solution's process wrote past its folder's limit (judging/os/runner_scratch.hpp):
+    // RE whatever else happened, since a full folder may be what failed the rest.
+    std::optional<std::string> folder_overfilled;
 };
 
 // The facts of a run that ended without the referee's result: how, and why in words.

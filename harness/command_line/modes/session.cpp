@@ -14,7 +14,6 @@
 #include "testcases/case_tools.hpp"
 #include "testcases/command_line_case.hpp"
 #include "verification/case_verdict.hpp"
-#include "verification/memory_blame.hpp"
 
 #include <algorithm>
 #include <cstdio>
@@ -204,12 +203,12 @@ std::optional<int> Session::prepare(const std::vector<TestCase> &cases, std::uni
         return exit_status::no_gpu;
     }
     if (!start.ok) {
-        // Nothing can run: said once, every case ending for that one reason.
-        const Verdict verdict = start.solution_at_fault ? Verdict::RE : Verdict::JE;
-        report.start_failed(context, verdict, start.failure);
-        return finish(all_ended(cases,
-                                start.solution_at_fault ? SupervisorSaw::NotStarted : SupervisorSaw::JudgeSideFailed,
-                                start.failure));
+        // Nothing can run: said once, every case ending for that one reason, judged once.
+        std::vector<CaseResult> ended = all_ended(cases, start.ending, start.failure);
+        const CaseResult said =
+            ended.empty() ? decide_case("", {}, ended_early(start.ending, start.failure)) : ended.front();
+        report.start_failed(context, said.verdict, said.detail);
+        return finish(ended);
     }
     // What the kernel could not confine is said, never pretended: nvcc's sandbox, then the runner's.
     const std::vector<std::string> *unconfined[] = {&context.compile.unconfined, &start.unconfined};
@@ -243,6 +242,7 @@ SupervisorOptions Session::supervision(double time_limit_scale) const {
     s.timed_shapes = timed_shapes;
     s.time_limit_scale = time_limit_scale;
     s.takes_gpu_turn = true;
+    s.scratch_limit_bytes = static_cast<std::uint64_t>(options.case_run.scratch_limit_gib * double(1 << 30));
     return s;
 }
 
@@ -286,16 +286,14 @@ std::vector<CaseResult> Session::judge_cases(Supervisor &supervisor, const std::
     NotRun not_run;
     for (std::size_t i = 0; i < cases.size(); ++i) {
         const TestCase &tc = cases[i];
-        if (crashed_or_hung >= fail_fast_limit && !options.keep_going) {
+        if (fail_fast_stops(crashed_or_hung, options.keep_going)) {
             not_run.names.push_back(tc.name);
             continue;
         }
         progress.show("[" + std::to_string(i + 1) + "/" + std::to_string(cases.size()) + "] running " + tc.name);
-        if (gpu_bytes_needed(tc.M, tc.N, tc.K) > 0.9 * double(context.device.memory_bytes)) {
+        if (const auto too_big = too_big_for_gpu(tc, context.device.memory_bytes)) {
             progress.clear();
-            report.case_skipped(tc, "needs " + std::to_string(int(gpu_bytes_needed(tc.M, tc.N, tc.K) / 1e9)) +
-                                        " GB of GPU memory, the GPU has " +
-                                        std::to_string(int(context.device.memory_bytes / 1e9)) + " GB");
+            report.case_skipped(tc, *too_big);
             continue;
         }
         const CasePolicy policy = policy_for(tc, options.case_run);
@@ -342,9 +340,9 @@ std::vector<CaseResult> Session::stress(Supervisor &supervisor) {
 
 // Every small case under each compute-sanitizer tool; a finding is RE with its source line.
 std::vector<CaseResult> Session::sanitize(std::vector<TestCase> cases) {
-    cases.erase(std::remove_if(cases.begin(), cases.end(),
-                               [](const TestCase &tc) { return double(tc.M) * tc.N * tc.K > (1 << 22); }),
-                cases.end());
+    cases.erase(
+        std::remove_if(cases.begin(), cases.end(), [](const TestCase &tc) { return !small_enough_to_sanitize(tc); }),
+        cases.end());
     std::vector<CaseResult> results(cases.size());
     for (std::size_t i = 0; i < cases.size(); ++i) results[i] = result_for(cases[i], Verdict::AC, "");
     const std::string program = sanitizer_program(options.compile.nvcc);

@@ -7,6 +7,7 @@
 #include "command_line/reporters/reporter.hpp"
 #include "judging/shrink.hpp"
 #include "judging/supervisor.hpp"
+#include "testcases/categories.hpp"
 
 #include <array>
 #include <memory>
@@ -15,12 +16,6 @@
 #include <vector>
 
 namespace gemm {
-
-// Fail fast: after this many cases end in RE or TLE the rest are not run, unless
-// --keep-going. A crash or a hang costs a runner's start or a time limit per case; a
-// competitive-programming judge stops at the first failures too (DOMjudge's lazy
-// evaluation), and a WA, which is fast and whose map helps, never stops a run.
-constexpr int fail_fast_limit = 3;
 
 // A status line on stderr, only on a terminal, rewritten in place.
 class Progress {

@@ -465,6 +465,18 @@ std::variant<JudgeOptions, int> parse_command_line(int argc, const char *const *
                                            "about 40 GB of GPU memory) runs only when named")
                                 ->option_text("NAMES")
                                 ->capture_default_str();
+    std::vector<std::string> selection_names;
+    std::string selection_help = "a named selection of the cases, instead of --category:";
+    for (const auto &s : run_selections()) {
+        selection_help += std::string(selection_names.empty() ? " " : "; ") + s.name + " (" + s.purpose + ")";
+        selection_names.push_back(s.name);
+    }
+    std::string selection;
+    auto *selection_option = app.add_option("--selection", selection, selection_help)
+                                 ->option_text("NAME")
+                                 ->check(one_of(selection_names))
+                                 ->excludes(category_option)
+                                 ->excludes(case_option);
     auto *testcases_option =
         app.add_option("--testcases", options.selection.testcases_dir, "the folder of *.case files")
             ->option_text("FOLDER")
@@ -554,16 +566,27 @@ std::variant<JudgeOptions, int> parse_command_line(int argc, const char *const *
         ->option_text("SECONDS")
         ->check(number_in(1.0, 3600.0, "a number of seconds"))
         ->capture_default_str();
+    app.add_option("--scratch-limit", options.case_run.scratch_limit_gib,
+                   "GiB the solution may write to its own folder (a tmpfs of that size when the judge is "
+                   "root); past it RE")
+        ->option_text("GIB")
+        ->check(number_in(0.001, 1024.0, "a number of GiB"))
+        ->capture_default_str();
     app.add_option("--compile-memory", options.compile.memory_gib,
                    "GiB of address space for nvcc and each program it starts (cicc, ptxas, gcc); past it CE")
         ->option_text("GIB")
         ->check(number_in(0.25, 1024.0, "a number of GiB"))
         ->capture_default_str();
     // One mode per run: an option the mode would ignore is refused, not silently dropped.
-    shape_option->excludes(case_option)->excludes(category_option)->excludes(testcases_option)->excludes(list_option);
+    shape_option->excludes(case_option)
+        ->excludes(category_option)
+        ->excludes(selection_option)
+        ->excludes(testcases_option)
+        ->excludes(list_option);
     stress_option->excludes(shape_option)
         ->excludes(case_option)
         ->excludes(category_option)
+        ->excludes(selection_option)
         ->excludes(testcases_option)
         ->excludes(list_option)
         ->excludes(sanitize_option);
@@ -625,7 +648,8 @@ std::variant<JudgeOptions, int> parse_command_line(int argc, const char *const *
         std::cerr << "judge: " << e.what() << "\n";
         return exit_status::usage;
     }
-    options.selection.categories = split_categories(categories);
+    options.selection.categories =
+        selection.empty() ? split_categories(categories) : find_run_selection(selection)->categories;
     options.version = defaults.version;
     return options;
 }

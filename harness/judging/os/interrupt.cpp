@@ -6,6 +6,7 @@
 #include <dirent.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <sys/mount.h>
 #include <sys/prctl.h>
 #include <sys/syscall.h>
 #include <unistd.h>
@@ -71,6 +72,9 @@ void remove_folder(const char *path) {
     if (fd < 0) return;
     remove_contents(fd, 4);
     close(fd);
+    // A runner's folder may be a tmpfs (runner_scratch.hpp): detached, its pages go with the
+    // runner; on any other folder this fails and changes nothing.
+    umount2(path, MNT_DETACH);
     rmdir(path);
 }
 

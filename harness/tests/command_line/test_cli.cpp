@@ -600,3 +600,27 @@ TEST_CASE("the nearest name is a slip of at most a third of the letters, or the 
     CHECK(nearest_name("rnak", {"rank", "compare"}) == "rank");
     CHECK_FALSE(nearest_name("xyz", {"rank", "compare"}));
 }
+
+TEST_CASE("--selection names a selection of the cases without naming a category, and excludes --category") {
+    const auto quick = parse({solution, "--selection", "quick"});
+    REQUIRE(std::holds_alternative<JudgeOptions>(quick.result));
+    CHECK(std::get<JudgeOptions>(quick.result).selection.categories == std::vector<std::string>{"sample"});
+    const auto both = parse({solution, "--selection", "quick", "--category", "perf"});
+    REQUIRE(std::holds_alternative<int>(both.result));
+    CHECK(std::get<int>(both.result) == exit_status::usage);
+    const auto unknown = parse({solution, "--selection", "everything"});
+    REQUIRE(std::holds_alternative<int>(unknown.result));
+    CHECK(contains(unknown.err, "--selection"));
+}
+
+TEST_CASE("--scratch-limit sets the GiB the solution may write to its folder, 1 by default") {
+    const auto plain = parse({solution});
+    REQUIRE(std::holds_alternative<JudgeOptions>(plain.result));
+    CHECK(std::get<JudgeOptions>(plain.result).case_run.scratch_limit_gib == 1);
+    const auto half = parse({solution, "--scratch-limit", "0.5"});
+    REQUIRE(std::holds_alternative<JudgeOptions>(half.result));
+    CHECK(std::get<JudgeOptions>(half.result).case_run.scratch_limit_gib == 0.5);
+    const auto none = parse({solution, "--scratch-limit", "0"});
+    REQUIRE(std::holds_alternative<int>(none.result));
+    CHECK(contains(none.err, "--scratch-limit"));
+}

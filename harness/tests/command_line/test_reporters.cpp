@@ -15,6 +15,7 @@
 #include <pugixml.hpp>
 #include <regex>
 #include <sstream>
+#include <sys/mount.h>
 #include <unistd.h>
 
 using namespace gemm;
@@ -251,4 +252,27 @@ TEST_CASE("a report that cannot be written is a setup error naming it, and the o
         CHECK(contains(why, "cannot write the --junit report /nonexistent-folder/report.xml: No such file"));
     }
     CHECK(seen.finished);
+}
+
+TEST_CASE("a report the disk has no room for leaves the file as it was, never cut short") {
+    TempFolder folder;
+    // A disk of 8 KiB: a tmpfs, which only root may mount.
+    if (geteuid() != 0 || mount("gemm-test", folder.path.c_str(), "tmpfs", 0, "size=8k") != 0) {
+        std::printf("[skipped: no tmpfs]\n");
+        return;
+    }
+    const std::string path = folder.at("report.json");
+    std::ofstream(path) << "{\"earlier\": true}\n";
+    std::vector<CaseResult> many;
+    for (int i = 0; i < 200; ++i) many.push_back(with_verdict("sample/case-" + std::to_string(i), Verdict::AC));
+    std::string why;
+    try {
+        JsonReporter(path).run_finished(run_of("sol.cu"), many, 0);
+    } catch (const SetupError &e) {
+        why = e.what();
+    }
+    CHECK(contains(why, "cannot write the --json report " + path + ": No space left on device"));
+    CHECK(gemm::test::bytes_of(path) == "{\"earlier\": true}\n");
+    CHECK(std::distance(std::filesystem::directory_iterator(folder.path), {}) == 1); // no partial file left
+    umount2(folder.path.c_str(), MNT_DETACH);
 }

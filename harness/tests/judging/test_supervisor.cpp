@@ -189,7 +189,7 @@ TEST_CASE("a solution that dies while it is loaded is reported as the solution's
     Supervisor s(fakes.options);
     const auto start = s.start();
     CHECK_FALSE(start.ok);
-    CHECK(start.solution_at_fault);
+    CHECK(start.ending == SupervisorSaw::NotStarted);
     CHECK(contains(start.failure, "while loading the solution, before any call of solve()"));
     CHECK(s.run_case(small_case("x")).verdict == Verdict::RE);
 }
@@ -202,7 +202,7 @@ TEST_CASE("a solution whose process never finishes loading is RE after the load 
     const auto start = s.start();
     CHECK(std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count() < 5.0);
     CHECK_FALSE(start.ok);
-    CHECK(start.solution_at_fault);
+    CHECK(start.ending == SupervisorSaw::NotStarted);
     CHECK(contains(start.failure, "did not finish loading the solution within 1 s"));
     CHECK(children_named(getpid(), "fake_runner") == 0);
 }
@@ -213,7 +213,7 @@ TEST_CASE("a referee program that cannot be executed is reported, not waited for
     Supervisor s(fakes.options);
     const auto start = s.start();
     CHECK_FALSE(start.ok);
-    CHECK_FALSE(start.solution_at_fault);
+    CHECK(start.ending == SupervisorSaw::JudgeSideFailed);
     CHECK(contains(start.failure, "status 127"));
     CHECK(s.run_case(small_case("x")).verdict == Verdict::JE);
 }

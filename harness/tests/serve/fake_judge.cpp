@@ -5,6 +5,7 @@
 // says what it does (ok, wrong, crash-in-call, print-markup, …); "compile-error" makes it
 // fail to compile, with a message in nvcc's form that quotes its third line.
 // Usage: fake_judge SOLUTION [--category sample] [--stream FILE] [--json FILE] [--history FILE]
+//                   [--scratch-limit-mib MIB]
 //        fake_judge --fixture-history FILE   (writes a small history to read back)
 #include "command_line/history/history.hpp"
 #include "command_line/modes/session.hpp"
@@ -134,6 +135,8 @@ int main(int argc, char **argv) {
     s.library = options.solution;
     s.judge_phase_limit_s = 5.0;
     s.startup_limit_s = 10.0;
+    if (const std::string mib = argument(argc, argv, "--scratch-limit-mib"); !mib.empty())
+        s.scratch_limit_bytes = std::stoull(mib) << 20;
     Supervisor supervisor(s);
     reporters.run_started(session.context);
     return session.finish(session.judge_cases(supervisor, cases));

@@ -4,7 +4,8 @@
 // memory. Its "solution" is a text file whose first word names what it does on each
 // call: compute C (ok), get it wrong, forge the judge's messages, break the protocol,
 // crash, hang, exit, print markup (print-markup), or try to escape (the second word names a decoy file); crash-on-load,
-// hang-on-load and no-solve act when it is loaded.
+// hang-on-load, fill-on-load (its folder filled, as a constructor that writes until the disk
+// is full) and no-solve act when it is loaded.
 // Usage: fake_runner --referee=FD (--monitor=FD LIBRARY | --baseline)
 #include "runner/confinement.hpp"
 #include "runner/runner_loop.hpp"
@@ -57,6 +58,28 @@ void attempt(const std::string &what, const std::string &decoy) {
         result = kill(getppid(), SIGTERM);
     }
     std::printf("%s: %d (%s)\n", what.c_str(), result, result < 0 ? std::strerror(errno) : "allowed");
+    std::fflush(stdout);
+}
+
+// Writes 1 MiB blocks to files in its folder (the working directory) until a write fails
+// or 64 MiB are written (a bound, so that a folder nothing caps costs the host little);
+// says on stdout how far it got.
+void fill_folder() {
+    static char block[1 << 20];
+    std::memset(block, 'x', sizeof block);
+    int written_mib = 0, error = 0;
+    for (int file = 0; written_mib < 64 && error == 0; ++file) {
+        const int fd = open(("fill-" + std::to_string(file)).c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
+        if (fd < 0) error = errno;
+        for (int i = 0; fd >= 0 && i < 4 && error == 0; ++i) {
+            if (write(fd, block, sizeof block) == ssize_t(sizeof block))
+                ++written_mib;
+            else
+                error = errno ? errno : ENOSPC;
+        }
+        if (fd >= 0) close(fd);
+    }
+    std::printf("fill: %d MiB written%s%s\n", written_mib, error ? ", then: " : "", error ? std::strerror(error) : "");
     std::fflush(stdout);
 }
 
@@ -134,6 +157,7 @@ int main(int argc, char **argv) {
         std::ifstream(argv[argc - 1]) >> behaviour >> decoy; // "loading the solution", confined
         if (behaviour == "crash-on-load") std::raise(SIGSEGV);
         if (behaviour == "hang-on-load") pause(); // a constructor that never returns
+        if (behaviour == "fill-on-load") fill_folder();
     }
     referee.send({{"event", runner_event::hello}, {"solve_error", behaviour == "no-solve" ? "no solve() in it" : ""}});
     HostBackend backend(behaviour, decoy);

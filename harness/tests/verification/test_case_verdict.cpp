@@ -56,6 +56,7 @@ TEST_CASE("each way a run ends without the referee's result has its verdict and 
     } endings[] = {{SupervisorSaw::NotCompiled, Verdict::CE},
                    {SupervisorSaw::NotStarted, Verdict::RE},
                    {SupervisorSaw::CallOverran, Verdict::TLE},
+                   {SupervisorSaw::FolderOverfilled, Verdict::RE},
                    {SupervisorSaw::JudgeSideFailed, Verdict::JE}};
     for (const auto &e : endings) {
         const CaseResult r = decide_case(primes().name, shape_of(primes()), ended_early(e.ending, "because"));
@@ -157,9 +158,25 @@ TEST_CASE("a lost runner is described by the judge, and an impossible time is JE
     CHECK_FALSE(r.baseline);
 }
 
+TEST_CASE("a folder past its limit is RE, named first, over AC and over the judge's failure it may have caused") {
+    const std::string over = "the solution's process wrote more than 1 GiB (--scratch-limit) to its folder";
+    CaseFacts accepted{SupervisorSaw::RefereeReported, completed(), "", "", {}, "", over};
+    const CaseResult r = decide_case(primes().name, shape_of(primes()), accepted);
+    CHECK(r.verdict == Verdict::RE);
+    CHECK(r.detail == over);
+    CaseFacts judge_failed = ended_early(SupervisorSaw::JudgeSideFailed, "the referee is gone");
+    judge_failed.folder_overfilled = over;
+    const CaseResult j = decide_case(primes().name, shape_of(primes()), judge_failed);
+    CHECK(j.verdict == Verdict::RE);
+    CHECK(j.detail == over + "; the referee is gone");
+    CaseFacts not_compiled = ended_early(SupervisorSaw::NotCompiled, "nvcc failed");
+    not_compiled.folder_overfilled = over;
+    CHECK(decide_case(primes().name, shape_of(primes()), not_compiled).verdict == Verdict::CE);
+}
+
 TEST_CASE("under --sanitize a finding is RE with its line, and a clean run counts only when worse") {
     CaseResult so_far = decide_case(primes().name, shape_of(primes()),
-                                    CaseFacts{SupervisorSaw::RefereeReported, completed(), "", "", {}, ""});
+                                    CaseFacts{SupervisorSaw::RefereeReported, completed(), "", "", {}, "", {}});
     add_sanitizer_run(so_far, "memcheck", reported(Verdict::AC), std::nullopt);
     CHECK(so_far.verdict == Verdict::AC);
     CaseResult tle = reported(Verdict::TLE);
