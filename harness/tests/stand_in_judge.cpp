@@ -3,13 +3,15 @@
 // the stand-in referee and runner (stand_in_referee.cpp, stand_in_runner.cpp) instead of the
 // real ones. The "solution" is a text file as the stand-in runner reads it: its first word
 // says what it does (ok, wrong, crash-in-call, print-markup, …); "compile-error" makes it
-// fail to compile, with a message in nvcc's form that quotes its third line.
+// fail to compile, with a message in nvcc's form that quotes its third line; "no-gpu" makes
+// it end as the judge does on a machine without a GPU (compiled, nothing judged, exit 6).
 // Usage: stand_in_judge SOLUTION [--category sample] [--stream FILE] [--json FILE] [--history FILE]
 //        stand_in_judge --fixture-history FILE   (writes a small history to read back)
 #include "command_line/history/history.hpp"
 #include "command_line/modes/session.hpp"
 #include "command_line/reporters/history_reporter.hpp"
 #include "command_line/reporters/stream_reporter.hpp"
+#include "judging/os/gpu_absence.hpp"
 
 #include <cstring>
 #include <filesystem>
@@ -125,6 +127,15 @@ int main(int argc, char **argv) {
         reporters.compile_failed(session.context, "nvcc failed\n" + compiler_message(options.solution));
         reporters.run_finished(session.context, {}, exit_status::compile_error);
         return exit_status::compile_error;
+    }
+    if (!lines.empty() && lines[0].rfind("no-gpu", 0) == 0) {
+        // As the judge without a GPU: compiled, nothing judged, said once, exit 6.
+        const MissingGpu why{"no NVIDIA driver is loaded (there is no /proc/driver/nvidia/version)",
+                             "Run the judge where an NVIDIA GPU and its driver are installed."};
+        reporters.no_gpu({why.sentence(), fs::path(options.solution).filename().string(), "stand-in", true, ""});
+        reporters.run_finished(session.context, {}, exit_status::no_gpu);
+        tell_missing_gpu(why);
+        return exit_status::no_gpu;
     }
     const auto cases = stand_in_suite(argument(argc, argv, "--category") == "sample");
     for (const auto &tc : cases) session.context.planned.push_back({tc.name, tc.M, tc.N, tc.K});
