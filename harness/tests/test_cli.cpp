@@ -421,7 +421,7 @@ TEST_CASE("./judge help with an unknown command is exit 64 naming it and listing
     CHECK(std::get<int>(p.result) == 64);
     CHECK(p.out.empty());
     CHECK(p.err == "judge: unknown command 'nosuch'; the commands are case, cache, rank, compare, history, "
-                   "leaderboard, batch or help\nRun './judge --help' for the options and commands.\n");
+                   "leaderboard, batch, serve or help\nRun './judge --help' for the options and commands.\n");
     CHECK(parse({"help", "case", "nwe"}).err ==
           "judge: case: unknown command 'nwe'; did you mean 'new'?\nRun './judge help case' for its options.\n");
 }
@@ -599,4 +599,27 @@ TEST_CASE("the nearest name is a slip of at most a third of the letters, or the 
     CHECK_FALSE(nearest_name("--ver", options)); // begins two
     CHECK(nearest_name("rnak", {"rank", "compare"}) == "rank");
     CHECK_FALSE(nearest_name("xyz", {"rank", "compare"}));
+}
+
+TEST_CASE("serve is in ./judge --help, and ./judge help serve is its --help: wrapped, with defaults") {
+    ChildSetup setup;
+    setup.wall_seconds = 30;
+    setup.environment = {"COLUMNS=200"};
+    const auto main_help = run_captured({test::judge_program, "--help"}, setup);
+    CHECK(contains(main_help.output, "  serve "));
+    CHECK(contains(main_help.output, "./judge help COMMAND (batch, serve,"));
+    const auto help = run_captured({test::judge_program, "help", "serve"}, setup);
+    const auto dashed = run_captured({test::judge_program, "serve", "--help"}, setup);
+    INFO(help.output);
+    if (help.exit_code == 7) { // built without cpp-httplib: it says which package serve needs
+        CHECK(contains(help.output, "cpp-httplib"));
+        return;
+    }
+    CHECK(help.exit_code == 0);
+    CHECK(help.output == dashed.output);
+    CHECK(contains(help.output, "Usage: ./judge serve [OPTIONS]"));
+    CHECK(contains(help.output, "  -h, --help "));
+    CHECK(contains(help.output, "(default: 8765)"));
+    CHECK(contains(help.output, "(default: 127.0.0.1)"));
+    for (const auto &line : test::lines_of(help.output)) CHECK(display_width(line) <= 100);
 }
