@@ -443,7 +443,8 @@ TEST_CASE("every usage error is judge: and what is wrong on stderr, then where t
         {{"rnak", solution}, "judge: unknown command 'rnak'; did you mean 'rank'?"},
         {{"comapre", "a.cu", "b.cu"}, "judge: unknown command 'comapre'; did you mean 'compare'?"},
         {{"frobnicate"},
-         "judge: 'frobnicate' is neither a command (case, cache, rank, compare, history, leaderboard, batch or help) "
+         "judge: 'frobnicate' is neither a command (case, cache, rank, compare, history, leaderboard, batch, serve or "
+         "help) "
          "nor "
          "a .cu solution"},
         {{"case", "nwe", "secret/x"}, "judge: case: unknown command 'nwe'; did you mean 'new'?"},
