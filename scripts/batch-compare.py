@@ -68,7 +68,8 @@ def main(argv):
                     gflops = case_gflops(load(os.path.join(folder, row["report"])))
                 except (ValueError, OSError):
                     pass
-            rows[os.path.basename(row["submission"])] = (row["worst"], row.get("gpu", ""), gflops)
+            worst = row["worst"] or "no GPU"  # a row with no verdict: nothing was run
+            rows[os.path.basename(row["submission"])] = (worst, row.get("gpu", ""), gflops)
         batches.append((label, rows))
 
     names = sorted({name for _, rows in batches for name in rows})

@@ -1,14 +1,11 @@
 #include "batch/batch_row.hpp"
 
 #include <algorithm>
-#include <array>
 #include <cstring>
 
 namespace gemm::batch {
 
 namespace {
-
-constexpr const char *no_gpu = "no GPU";
 
 // The last line of what the judge printed that says something: its own reason.
 std::string last_line(const std::string &output) {
@@ -19,28 +16,16 @@ std::string last_line(const std::string &output) {
     return text.size() > 200 ? text.substr(0, 200) + "…" : text;
 }
 
-int severity(const std::string &worst) {
-    static const std::array<const char *, 7> order{"AC", "WA", "TLE", "RE", "CE", "JE", no_gpu};
-    const auto at = std::find(order.begin(), order.end(), worst);
-    return at == order.end() ? static_cast<int>(order.size()) : static_cast<int>(at - order.begin());
-}
-
-// The worst verdict an exit status stands for (the judge's --help table).
-std::string worst_of_status(int status) {
-    switch (status) {
-    case 0: return "AC";
-    case 1: return "WA";
-    case 2: return "TLE";
-    case 3: return "RE";
-    case 4: return "CE";
-    case 6: return no_gpu;
-    default: return "JE";
-    }
+// The place of a row in the verdicts' order; no GPU after every verdict.
+int severity(const BatchRow &row) {
+    return row.worst ? verdict_rank(*row.worst) : static_cast<int>(verdict_table().size());
 }
 
 } // namespace
 
-bool BatchRow::settled() const { return worst != "JE" && worst != no_gpu && !worst.empty(); }
+bool BatchRow::settled() const { return worst && *worst != Verdict::JE; }
+
+std::string BatchRow::worst_text() const { return worst ? verdict_name(*worst) : "no GPU"; }
 
 int BatchRow::cases() const {
     int total = 0;
@@ -48,27 +33,27 @@ int BatchRow::cases() const {
     return total;
 }
 
-BatchRow row_from_judge(const JudgeEnding &ending, const std::string &report) {
+BatchRow row_from_judge(const judge_child::JudgeEnding &ending, const std::string &report) {
     BatchRow row;
     row.judge_exit_status = ending.timed_out || ending.signal ? -1 : ending.exit_status;
     if (!ending.started) {
-        row.worst = "JE";
+        row.worst = Verdict::JE;
         row.note = "the judge could not be started";
         return row;
     }
     if (ending.timed_out) {
-        row.worst = "JE";
+        row.worst = Verdict::JE;
         row.note = "the judge ran past the batch's limit of " + std::to_string(static_cast<int>(ending.limit_s)) +
                    " s and was stopped (--submission-timeout)";
         return row;
     }
     if (ending.signal) {
-        row.worst = "JE";
+        row.worst = Verdict::JE;
         row.note = "the judge was killed by signal " + std::to_string(ending.signal) + " (" + strsignal(ending.signal) +
                    "); its last line: " + last_line(ending.output);
         return row;
     }
-    row.worst = worst_of_status(ending.exit_status);
+    row.worst = verdict_of_exit_status(ending.exit_status);
     nlohmann::json json;
     try {
         if (!report.empty()) json = nlohmann::json::parse(report);
@@ -89,15 +74,15 @@ BatchRow row_from_judge(const JudgeEnding &ending, const std::string &report) {
             if (score.value("geomean_ms", 0.0) > 0) row.geomean_ms = score["geomean_ms"].get<double>();
         }
     }
-    if (row.worst == "JE" && row.note.empty())
+    if (row.worst == Verdict::JE && row.note.empty())
         row.note =
             "the judge exited with status " + std::to_string(ending.exit_status) + ": " + last_line(ending.output);
-    if (row.worst == no_gpu && row.note.empty()) row.note = last_line(ending.output);
+    if (row.no_gpu() && row.note.empty()) row.note = last_line(ending.output);
     return row;
 }
 
 bool ranks_before(const BatchRow &a, const BatchRow &b) {
-    if (severity(a.worst) != severity(b.worst)) return severity(a.worst) < severity(b.worst);
+    if (severity(a) != severity(b)) return severity(a) < severity(b);
     if (a.score.value_or(-1) != b.score.value_or(-1)) return a.score.value_or(-1) > b.score.value_or(-1);
     const auto accepted = [](const BatchRow &row) {
         const auto at = row.counts.find("AC");
@@ -112,7 +97,8 @@ void to_json(nlohmann::json &j, const BatchRow &row) {
          {"key", row.key},
          {"gpu", row.gpu},
          {"counts", row.counts},
-         {"worst", row.worst},
+         {"worst", row.worst ? nlohmann::json(verdict_name(*row.worst)) : nlohmann::json(nullptr)},
+         {"no_gpu", row.no_gpu()},
          {"score", row.score ? nlohmann::json(*row.score) : nlohmann::json(nullptr)},
          {"geomean_ms", row.geomean_ms ? nlohmann::json(*row.geomean_ms) : nlohmann::json(nullptr)},
          {"judge_exit_status", row.judge_exit_status},
@@ -127,7 +113,10 @@ void from_json(const nlohmann::json &j, BatchRow &row) {
     row.key = j.value("key", "");
     row.gpu = j.value("gpu", "");
     row.counts = j.value("counts", std::map<std::string, int>{});
-    row.worst = j.at("worst").get<std::string>();
+    // A row that names no verdict (null: no GPU) has none; one that names an unknown word is
+    // not settled either, and is judged again.
+    const auto &worst = j.at("worst");
+    if (worst.is_string()) row.worst = parse_verdict(worst.get<std::string>()).value_or(Verdict::JE);
     if (j.contains("score") && j["score"].is_number()) row.score = j["score"].get<double>();
     if (j.contains("geomean_ms") && j["geomean_ms"].is_number()) row.geomean_ms = j["geomean_ms"].get<double>();
     row.judge_exit_status = j.value("judge_exit_status", -1);

@@ -4,6 +4,9 @@
 // that crashed, hung or refused its command line is a row too, never a stop.
 #pragma once
 
+#include "judge_child/judge_child.hpp"
+#include "verification/verdict.hpp"
+
 #include <map>
 #include <nlohmann/json.hpp>
 #include <optional>
@@ -16,8 +19,9 @@ struct BatchRow {
     std::string key;                   // content hash and judge options (result_store.hpp)
     std::string gpu;                   // the lane it ran on: "0", "GPU-…", or "none"
     std::map<std::string, int> counts; // verdict → number of cases
-    // AC, WA, TLE, RE, CE, JE, or "no GPU" (only compiled: CE was still found).
-    std::string worst;
+    // The worst verdict; nullopt when there was no GPU to judge on (the solution was still
+    // compiled, so a CE is still a verdict): a state of the row, not a verdict.
+    std::optional<Verdict> worst;
     std::optional<double> score;      // rank: the geometric mean of cuBLAS time / the solution's
     std::optional<double> geomean_ms; // rank: the geometric mean of the ranked shapes' times
     int judge_exit_status = -1;       // -1: it did not exit (killed, or ran past its time)
@@ -26,26 +30,19 @@ struct BatchRow {
     std::string output;               // what it printed (its table), beside the row
     std::string note;                 // why, where the worst verdict needs it (JE, no GPU)
 
+    bool no_gpu() const { return !worst; }
     // A verdict about the solution itself; a row that is not (JE, no GPU) is judged again
     // when the batch starts again.
     bool settled() const;
     int cases() const;
-};
-
-// How the judge's process ended.
-struct JudgeEnding {
-    bool started = true;
-    int exit_status = -1;   // when it exited
-    int signal = 0;         // when a signal ended it
-    bool timed_out = false; // ran past the batch's limit and was killed
-    double limit_s = 0;
-    std::string output; // its stdout and stderr
+    // "AC" … "JE", or "no GPU".
+    std::string worst_text() const;
 };
 
 // The row of a judge that ended so and left `report` (the JSON text it wrote, "" when none).
-BatchRow row_from_judge(const JudgeEnding &ending, const std::string &report);
+BatchRow row_from_judge(const judge_child::JudgeEnding &ending, const std::string &report);
 
-// The order of a leaderboard: the worst verdict (AC first, no GPU last), then the score
+// The order of a leaderboard: the worst verdict in the verdicts' order (no GPU last), then the score
 // (highest first), then the cases accepted (most first), then the name.
 bool ranks_before(const BatchRow &a, const BatchRow &b);
 

@@ -86,7 +86,7 @@ std::vector<GpuLane> choose_lanes(const std::string &gpus_option, const char *vi
     const auto available = available_lanes(visible_devices, devices);
     if (gpus_option == "all") {
         if (!available.empty()) return available;
-        return {{"none", std::nullopt, std::string()}};
+        return {{no_gpu_lane, std::nullopt, std::string()}};
     }
     std::vector<GpuLane> chosen;
     std::string names;

@@ -19,6 +19,9 @@ struct ListedDevice {
     std::string compute_capability; // "9.0"; "" where this nvidia-smi does not say
 };
 
+// The label of the one lane there is when no GPU is.
+constexpr const char *no_gpu_lane = "none";
+
 struct GpuLane {
     std::string label;                          // "0", "1", … as --gpus names it; "none"
     std::optional<std::string> visible_devices; // CUDA_VISIBLE_DEVICES for its judges; nullopt: as given

@@ -1,6 +1,5 @@
 #include "batch/submission_judge.hpp"
 #include "common/errors.hpp"
-#include "judging/os/process.hpp"
 
 #include <algorithm>
 #include <cerrno>
@@ -8,7 +7,6 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
-#include <iterator>
 
 namespace gemm::batch {
 
@@ -19,11 +17,6 @@ namespace {
 // The judge's table and messages are kept whole for the reader; a submission that prints
 // without end is cut (the judge itself bounds what it shows of the solution's output).
 constexpr std::size_t output_limit = 4 << 20;
-
-std::string read_file(const std::string &path) {
-    std::ifstream in(path, std::ios::binary);
-    return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
-}
 
 void write_file(const std::string &path, const std::string &text) {
     std::ofstream out(path, std::ios::binary | std::ios::trunc);
@@ -39,14 +32,14 @@ bool has_option(const std::vector<std::string> &arguments, const std::string &op
 
 } // namespace
 
+using judge_child::JudgeMode;
+
 std::vector<std::string> judge_command_line(const JudgeCommand &command, const std::string &submission,
                                             const std::string &report) {
-    std::vector<std::string> argv{command.program};
-    if (command.rank) argv.push_back("rank");
-    argv.push_back(submission);
-    argv.insert(argv.end(), {"--json", report});
-    argv.insert(argv.end(), command.arguments.begin(), command.arguments.end());
-    return argv;
+    std::vector<std::string> options{"--json", report};
+    options.insert(options.end(), command.arguments.begin(), command.arguments.end());
+    return judge_child::judge_command_line(command.program, command.rank ? JudgeMode::rank : JudgeMode::judge,
+                                           submission, options);
 }
 
 BatchRow judge_submission(const JudgeCommand &command, const GpuLane &lane, const std::string &submission,
@@ -55,23 +48,17 @@ BatchRow judge_submission(const JudgeCommand &command, const GpuLane &lane, cons
     const std::string output = store.path_for(submission, key, ".txt");
     std::error_code ec;
     fs::remove(report, ec); // a report from an earlier, unfinished attempt would read as this one's
-    ChildSetup setup;
-    setup.wall_seconds = command.timeout_s;
-    setup.output_limit = output_limit;
-    if (lane.visible_devices) setup.environment.push_back("CUDA_VISIBLE_DEVICES=" + *lane.visible_devices);
+    judge_child::JudgeCall call;
+    call.argv = judge_command_line(command, submission, report);
+    call.timeout_s = command.timeout_s;
+    call.output_limit = output_limit;
+    if (lane.visible_devices) call.environment.push_back("CUDA_VISIBLE_DEVICES=" + *lane.visible_devices);
     const auto start = std::chrono::steady_clock::now();
-    const CapturedRun run = run_captured(judge_command_line(command, submission, report), setup);
+    const judge_child::JudgeEnding ending = judge_child::run_judge(call);
     const double wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    write_file(output, run.output);
+    write_file(output, ending.output);
 
-    JudgeEnding ending;
-    ending.started = run.started;
-    ending.exit_status = run.exit_code;
-    ending.signal = run.signal;
-    ending.timed_out = run.timed_out;
-    ending.limit_s = command.timeout_s;
-    ending.output = run.output;
-    BatchRow row = row_from_judge(ending, fs::exists(report, ec) ? read_file(report) : "");
+    BatchRow row = row_from_judge(ending, fs::exists(report, ec) ? judge_child::read_file(report) : "");
     row.submission = submission;
     row.key = key;
     row.gpu = lane.label;
@@ -82,19 +69,17 @@ BatchRow judge_submission(const JudgeCommand &command, const GpuLane &lane, cons
 }
 
 void compile_ahead(const JudgeCommand &command, const std::string &target, const std::string &submission) {
-    std::vector<std::string> argv{command.program};
-    if (command.rank) argv.push_back("rank");
-    argv.push_back(submission);
-    argv.insert(argv.end(), command.arguments.begin(), command.arguments.end());
-    if (!target.empty() && !has_option(command.arguments, "--arch")) argv.insert(argv.end(), {"--arch", target});
-    argv.push_back("--no-history");
-    ChildSetup setup;
-    setup.wall_seconds = command.timeout_s;
-    setup.output_limit = 64 << 10;
+    std::vector<std::string> options = command.arguments;
+    if (!target.empty() && !has_option(command.arguments, "--arch")) options.insert(options.end(), {"--arch", target});
+    options.push_back("--no-history");
+    judge_child::JudgeCall call;
+    call.argv = judge_child::judge_command_line(command.program, command.rank ? JudgeMode::rank : JudgeMode::judge,
+                                                submission, options);
+    call.timeout_s = command.timeout_s;
     // No GPU: the judge compiles and stops; it takes no turn on a GPU and pins no CPU, so
     // the lanes' judges find both free.
-    setup.environment = {"CUDA_VISIBLE_DEVICES=", "GEMM_JUDGE_PIN_CPUS=0"};
-    run_captured(argv, setup);
+    call.environment = {"CUDA_VISIBLE_DEVICES=", "GEMM_JUDGE_PIN_CPUS=0"};
+    judge_child::run_judge(call);
 }
 
 } // namespace gemm::batch

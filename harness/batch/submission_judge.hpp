@@ -1,9 +1,9 @@
-// One submission judged by its own judge process, exactly as `./judge FILE --json REPORT`
-// judges it alone: its compile, its referee and runners, its confinement and its turn on
-// the GPU are that process's, so a submission that crashes, hangs, fills the GPU's memory
-// or attacks the judge costs its own row and nothing on another lane. The judge sees only
-// its lane's GPU (CUDA_VISIBLE_DEVICES), and is stopped with everything it started when it
-// runs past the batch's limit.
+// One submission judged by its own judge process (judge_child/), exactly as `./judge FILE
+// --json REPORT` judges it alone: its compile, its referee and runners, its confinement and
+// its turn on the GPU are that process's, so a submission that crashes, hangs, fills the
+// GPU's memory or attacks the judge costs its own row and nothing on another lane. The judge
+// sees only its lane's GPU (CUDA_VISIBLE_DEVICES), and is stopped with everything it started
+// when it runs past the batch's limit.
 #pragma once
 
 #include "batch/batch_row.hpp"

@@ -115,6 +115,10 @@ int main(int argc, char **argv) {
     sandbox::make_undumpable();
     install_interrupt_cleanup();
     if (argc > 1 && std::strcmp(argv[1], "serve") == 0) return serve_command(argc, argv);
+    if (argc > 2 && std::strcmp(argv[1], "help") == 0 && std::strcmp(argv[2], "serve") == 0) {
+        const char *serve_help[] = {argv[0], "serve", "--help"};
+        return serve_command(3, const_cast<char **>(serve_help));
+    }
     const CommandLineDefaults defaults{checkout_testcases_dir(), GEMM_JUDGE_NVCC, GEMM_JUDGE_VERSION};
     // batch has options of its own and passes the judge's, after --, to each judge it starts.
     const std::vector<std::string> words(argv + 1, argv + argc);

@@ -2,6 +2,7 @@
 #include "judging/os/process.hpp"
 #include "serve/access_token.hpp"
 #include "serve/html_text.hpp"
+#include "serve/machine_state.hpp"
 #include "serve/views.hpp"
 
 #include <cstdlib>
@@ -132,6 +133,10 @@ void add_submission_routes(httplib::Server &server, JudgingQueue &queue) {
 }
 
 void add_view_routes(httplib::Server &server, const PageSettings &settings) {
+    server.Get("/api/verdicts",
+               [](const httplib::Request &, httplib::Response &res) { send_json(res, 200, verdicts_json()); });
+    server.Get("/api/machine",
+               [](const httplib::Request &, httplib::Response &res) { send_json(res, 200, machine_json()); });
     server.Get("/api/solutions", [&settings](const httplib::Request &, httplib::Response &res) {
         std::vector<std::string> names;
         std::error_code ec;

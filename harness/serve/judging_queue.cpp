@@ -69,8 +69,9 @@ void JudgingQueue::judge_in_turn() {
         const fs::path source = fs::path(solutions_folder_) / next->file_name;
         try {
             std::ofstream(source, std::ios::binary | std::ios::trunc) << next->source;
-            const JudgeEnding ending = judge_submission(program_, *next, source.string());
-            next->finish({{"event", "judge_exited"}, {"exit_status", ending.exit_status}, {"console", ending.console}});
+            const auto ending = judge_submission(program_, *next, source.string());
+            next->finish(
+                {{"event", "judge_exited"}, {"exit_status", ending.shell_status()}, {"console", ending.output}});
         } catch (const std::exception &e) {
             next->finish({{"event", "judge_exited"}, {"exit_status", -1}, {"console", e.what()}});
         }

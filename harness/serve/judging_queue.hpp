@@ -6,7 +6,7 @@
 // everyone.
 #pragma once
 
-#include "serve/judge_child.hpp"
+#include "serve/judging_events.hpp"
 #include "serve/submission.hpp"
 
 #include <condition_variable>

@@ -91,9 +91,9 @@ std::string judge_program() {
 }
 
 int status_of(const std::vector<BatchRow> &rows) {
-    if (std::any_of(rows.begin(), rows.end(), [](const BatchRow &r) { return r.worst == "JE"; }))
+    if (std::any_of(rows.begin(), rows.end(), [](const BatchRow &r) { return r.worst == Verdict::JE; }))
         return exit_status::judge_error;
-    if (!rows.empty() && std::all_of(rows.begin(), rows.end(), [](const BatchRow &r) { return r.worst == "no GPU"; }))
+    if (!rows.empty() && std::all_of(rows.begin(), rows.end(), [](const BatchRow &r) { return r.no_gpu(); }))
         return exit_status::no_gpu;
     return 0;
 }
@@ -177,22 +177,24 @@ int judge_batch(const BatchOptions &options, const CommandLineDefaults &defaults
     for (const auto &lane : lanes)
         if (lane.target) targets.insert(*lane.target);
 
-    std::cerr << "judge: batch: " << to_judge.size() << " of " << submissions.size() << " submission(s) to judge on "
-              << lanes.size() << " lane(s) (GPU " <<
-        [&] {
-            std::string names;
-            for (const auto &lane : lanes) names += (names.empty() ? "" : ", ") + lane.label;
-            return names;
-        }() << ")"
+    std::string gpus;
+    for (const auto &lane : lanes)
+        if (lane.label != no_gpu_lane) gpus += (gpus.empty() ? "" : ", ") + lane.label;
+    std::cerr << "judge: batch: " << to_judge.size() << " of " << submissions.size() << " submission(s) to judge"
+              << (gpus.empty() ? " without a GPU (compiled only)"
+                               : " on " + std::to_string(lanes.size()) + " lane(s) (GPU " + gpus + ")")
               << (result.judged_before ? ", " + std::to_string(result.judged_before) + " judged before" : "") << "\n";
     std::mutex mutex;
     std::size_t done = 0;
     const auto finished = [&](std::size_t job, BatchRow row) {
         store.save(row);
         std::lock_guard<std::mutex> lock(mutex);
-        std::cerr << "[" << ++done << "/" << to_judge.size() << "] " << escape_for_terminal(row.submission) << ": "
-                  << row.worst << " on GPU " << escape_for_terminal(row.gpu) << " in "
-                  << static_cast<int>(row.wall_s + 0.5) << " s\n";
+        const std::string where = row.gpu == no_gpu_lane ? "" : " on GPU " + escape_for_terminal(row.gpu);
+        std::cerr << wrap_to_width("[" + std::to_string(++done) + "/" + std::to_string(to_judge.size()) + "] " +
+                                       escape_for_terminal(row.submission) + ": " + row.worst_text() + where + " in " +
+                                       std::to_string(static_cast<int>(row.wall_s + 0.5)) + " s",
+                                   100, 2)
+                  << "\n";
         rows[to_judge[job]] = std::move(row);
     };
     LaneWork work;
@@ -209,7 +211,7 @@ int judge_batch(const BatchOptions &options, const CommandLineDefaults &defaults
         row.submission = submissions[to_judge[job]];
         row.key = keys[to_judge[job]];
         row.gpu = lanes[lane].label;
-        row.worst = "JE";
+        row.worst = Verdict::JE;
         row.note = "the batch could not judge it: " + why;
         std::lock_guard<std::mutex> lock(mutex);
         rows[to_judge[job]] = std::move(row);

@@ -44,8 +44,8 @@ const char *exit_status_text =
     "  64  bad command line (the message names the option or the file)\n"
     "  130/143  Ctrl-C or SIGTERM: nvcc, the referee and the runners stop with the judge, which ends by that "
     "signal\n"
-    "A command's options: ./judge help COMMAND (batch, rank, compare, history, leaderboard, case new, case validate, "
-    "case show, case export, case import, cache info, cache clean).";
+    "A command's options: ./judge help COMMAND (batch, serve, rank, compare, history, leaderboard, case new, "
+    "case validate, case show, case export, case import, cache info, cache clean).";
 
 // A number option's value checked as text, before CLI11 converts it, so a word is refused
 // in the option's own terms ("--time-budget: 'abc' is not a number of seconds (0 to 60)")
@@ -593,8 +593,10 @@ std::variant<JudgeOptions, int> parse_command_line(int argc, const char *const *
     add_case_command(app, options.case_command, case_shape);
     add_cache_command(app, options.cache_command);
     add_competitive_commands(app, options);
-    // Listed here; its own options are parsed by command_line/modes/batch_mode.cpp.
+    // Listed here; their own options are parsed by command_line/modes/batch_mode.cpp and
+    // serve/serve_options.cpp (main/judge_main.cpp sends them there, and their help).
     app.add_subcommand("batch", "judge many solutions, one lane per GPU, into one leaderboard table and JSON");
+    app.add_subcommand("serve", "a web page on this machine to write, judge and compare solutions");
     auto *help = app.add_subcommand("help", "print this help, or a command's: ./judge help case new");
     help->add_option("command", help_topic, "a command, e.g. rank or case new");
     app.add_option("--history", options.history.path,

@@ -234,8 +234,8 @@ std::string junit_xml(const RunContext &run, const std::vector<CaseResult> &resu
     int failures = 0, errors = 0;
     double seconds = 0;
     for (const auto &r : results) {
-        failures += r.verdict == Verdict::WA || r.verdict == Verdict::TLE;
-        errors += r.verdict == Verdict::RE || r.verdict == Verdict::CE || r.verdict == Verdict::JE;
+        failures += std::strcmp(verdict_row(r.verdict).junit_element, "failure") == 0;
+        errors += std::strcmp(verdict_row(r.verdict).junit_element, "error") == 0;
         seconds += r.wall_seconds;
     }
     const bool nothing_ran = !no_gpu.empty() && results.empty();
@@ -269,9 +269,9 @@ std::string junit_xml(const RunContext &run, const std::vector<CaseResult> &resu
         set_text_attribute(testcase, "classname", suite_name);
         set_text_attribute(testcase, "name", r.name);
         testcase.append_attribute("time").set_value(seconds_text(r.wall_seconds).c_str());
-        if (r.verdict == Verdict::AC) continue;
-        const bool failure = r.verdict == Verdict::WA || r.verdict == Verdict::TLE;
-        auto problem = testcase.append_child(failure ? "failure" : "error");
+        const char *element = verdict_row(r.verdict).junit_element;
+        if (*element == '\0') continue;
+        auto problem = testcase.append_child(element);
         problem.append_attribute("type").set_value(verdict_name(r.verdict));
         set_text_attribute(problem, "message", std::string(verdict_name(r.verdict)) + ": " + first_line(r.detail));
         problem.append_child(pugi::node_pcdata).set_value(xml_safe(r.detail).c_str());

@@ -171,11 +171,46 @@ function showDetail(c) {
   if (c.output_tail) box.append(element("p", "what the solution printed:"), element("pre", c.output_tail));
 }
 
+// ---- the verdicts and the GPU, as the server says them --------------------------------------
+
+// The verdicts' table (name, order, exit status, colour) is the judge's own (/api/verdicts):
+// the page colours each verdict as the console does and knows no verdict of its own.
+let noGpuExitStatus = null;
+async function loadVerdicts() {
+  const response = await get("/api/verdicts");
+  if (!response.ok) return;
+  const table = await response.json();
+  noGpuExitStatus = table.no_gpu_exit_status;
+  const sheet = document.head.appendChild(document.createElement("style")).sheet;
+  for (const v of table.verdicts)
+    sheet.insertRule(`.verdict.${v.name}, td.${v.name} { color: ${v.colour}; font-weight: ${v.bold ? "bold" : "normal"}; }`);
+}
+
+// "No GPU" is a state of the machine, not a verdict: said before a run (the server looked for
+// one), and after a run that found none, never as a coloured verdict.
+function showGpuState(present, why) {
+  const box = $("gpu-state");
+  box.textContent = present ? "" : `No GPU: ${why || "the judge found none"}. Run and Submit still compile ` +
+    "the solution (a CE is still found), but judge no case.";
+  box.hidden = present;
+}
+
+async function loadMachine() {
+  const response = await get("/api/machine");
+  if (response.ok) {
+    const machine = await response.json();
+    showGpuState(machine.gpu, machine.why);
+  }
+}
+
 const handlers = {
   queued: (e) => setStage(e.position > 0 ? `waiting in the queue: ${e.position} ahead` : "starting"),
   stage: (e) => setStage(e.stage === "judging" ? `judging case ${e.case}${e.of ? " of " + e.of : ""}` :
                          e.stage === "waiting for the GPU" ? "waiting for the GPU (another judge holds it)" : e.stage),
-  run_started: (e) => { $("summary").textContent = `compiled for ${e.arch || "nvcc's default"} · ${e.device.name || ""}`; },
+  run_started: (e) => {
+    $("summary").textContent = `compiled for ${e.arch || "nvcc's default"} · ${e.device.name || ""}`;
+    if (e.device.present) showGpuState(true);
+  },
   compile_failed: (e) => { $("compile-error").textContent = e.message; markCompileErrors(e.message); setStage("CE"); },
   start_failed: (e) => showMessage(`${e.verdict}: ${e.why}`),
   note: (e) => $("summary").appendChild(element("div", e.text)),
@@ -184,14 +219,23 @@ const handlers = {
   case_finished: (e) => addRow(e.case),
   finding: (e) => {
     if (e.key === "shrink") run.shrink[e.value.case] = e.value;
+    else if (e.key === "no_gpu") { run.noGpu = true; run.noGpuWhy = e.value; showGpuState(false, e.value); }
     else $("summary").appendChild(element("div", e.text));
   },
   run_finished: (e) => {
     const counts = Object.entries(e.summary.counts || {}).map(([v, n]) => `${n} ${v}`).join(" · ");
-    $("summary").appendChild(element("div", `${counts || "no case judged"} · worst ${e.summary.worst || "—"} · ` +
-      `${figure(e.judge_seconds.total, 3)} s`, "verdict " + (e.summary.worst || "")));
+    const seconds = `${figure(e.judge_seconds.total, 3)} s`;
+    // A worst verdict only where a case was judged: an empty run has none, whatever its summary says.
+    if (!counts) {
+      const why = run.noGpu || e.exit_status === noGpuExitStatus ? "no GPU: compiled, no case judged" : "no case judged";
+      $("summary").appendChild(element("div", `${why} · ${seconds}`, "nothing-judged"));
+      return;
+    }
+    $("summary").appendChild(element("div", `${counts} · worst ${e.summary.worst} · ${seconds}`,
+      "verdict " + e.summary.worst));
   },
   judge_exited: (e) => {
+    if (e.exit_status === noGpuExitStatus) showGpuState(false, run.noGpuWhy);
     $("console").textContent = e.console;
     setStage(`done (exit status ${e.exit_status})`);
     run.source.close();
@@ -242,7 +286,13 @@ function showTab(name) {
 for (const t of document.querySelectorAll(".tab")) t.addEventListener("click", () => showTab(t.dataset.tab));
 
 const historyQuery = () => "solution=" + encodeURIComponent($("history-solution").value);
-const refreshHistory = () => fill("history-table", "/api/history?" + historyQuery());
+// Compare and Plot only where there are attempts to compare or plot.
+async function refreshHistory() {
+  await fill("history-table", "/api/history?" + historyQuery());
+  const attempts = document.querySelectorAll("#history-table .pick").length;
+  $("compare").hidden = attempts < 2;
+  $("plot").hidden = attempts === 0;
+}
 $("history-refresh").addEventListener("click", refreshHistory);
 $("compare").addEventListener("click", () => {
   const picked = [...document.querySelectorAll("#history-table .pick:checked")].map((b) => b.value).sort((a, b) => a - b);
@@ -258,4 +308,6 @@ $("plot").addEventListener("click", () => {
 });
 
 setUpEditor();
+loadVerdicts();
+loadMachine();
 loadSolutionList();

@@ -19,6 +19,14 @@ name="$(basename "$file")"
 if [ "${CUDA_VISIBLE_DEVICES-unset}" = "" ]; then
     echo "compile $name" >>"$log"
     grep -q '#error' "$file" && exit 4
+    # As the judge says it: two lines on stderr, and one long sentence in the report.
+    why="no GPU is visible: CUDA_VISIBLE_DEVICES is set to an empty list, which hides every GPU from"
+    why="$why the judge and everything it starts. Unset it, or name a GPU (CUDA_VISIBLE_DEVICES=0), and"
+    why="$why run the judge again to time the solution"
+    [ -z "$json" ] || printf '{"solution":"%s","summary":{"counts":{},"worst":null,"no_gpu":"%s"}}\n' \
+        "$file" "$why" >"$json"
+    echo "judge: no GPU: no GPU is visible: CUDA_VISIBLE_DEVICES is set to an empty list" >&2
+    echo "judge: unset it, or name a GPU (CUDA_VISIBLE_DEVICES=0), and run the judge again" >&2
     exit 6
 fi
 gpu="${CUDA_VISIBLE_DEVICES-none}"

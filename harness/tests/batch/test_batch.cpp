@@ -117,10 +117,10 @@ TEST_CASE("the lanes' GPUs: every GPU listed, the ones named, those CUDA_VISIBLE
 }
 
 TEST_CASE("a judge's ending makes its row: its report's counts, its exit status, or why it made none") {
-    JudgeEnding ended;
+    judge_child::JudgeEnding ended;
     ended.exit_status = 1;
     auto row = row_from_judge(ended, R"({"summary":{"counts":{"AC":45,"WA":2},"worst":"WA","exit_status":1}})");
-    CHECK(row.worst == "WA");
+    CHECK(row.worst == Verdict::WA);
     CHECK(row.counts == std::map<std::string, int>{{"AC", 45}, {"WA", 2}});
     CHECK(row.settled());
 
@@ -132,43 +132,44 @@ TEST_CASE("a judge's ending makes its row: its report's counts, its exit status,
 
     ended.exit_status = 6;
     row = row_from_judge(ended, R"({"summary":{"counts":{},"worst":null,"no_gpu":"no NVIDIA driver"}})");
-    CHECK(row.worst == "no GPU");
+    CHECK(row.no_gpu());
+    CHECK(row.worst_text() == "no GPU");
     CHECK(row.note == "no NVIDIA driver");
     CHECK_FALSE(row.settled());
 
     ended.exit_status = 7;
     ended.output = "compiling\njudge: setup: nvcc cannot run\n";
     row = row_from_judge(ended, "");
-    CHECK(row.worst == "JE");
+    CHECK(row.worst == Verdict::JE);
     CHECK(contains(row.note, "status 7: judge: setup: nvcc cannot run"));
 
-    JudgeEnding killed;
+    judge_child::JudgeEnding killed;
     killed.signal = 9;
     CHECK(contains(row_from_judge(killed, "").note, "killed by signal 9"));
-    JudgeEnding late;
+    judge_child::JudgeEnding late;
     late.timed_out = true;
     late.limit_s = 60;
     row = row_from_judge(late, "");
-    CHECK(row.worst == "JE");
+    CHECK(row.worst == Verdict::JE);
     CHECK(contains(row.note, "past the batch's limit of 60 s"));
     CHECK_FALSE(row.settled());
 }
 
 TEST_CASE("the batch table is a leaderboard: AC first, by score, then by cases accepted, and the JSON holds the same") {
     BatchResult result;
-    const auto row = [](std::string name, std::string worst, std::map<std::string, int> counts,
+    const auto row = [](std::string name, std::optional<Verdict> worst, std::map<std::string, int> counts,
                         std::optional<double> score = std::nullopt) {
         BatchRow r;
         r.submission = std::move(name);
-        r.worst = std::move(worst);
+        r.worst = worst;
         r.counts = std::move(counts);
         r.score = score;
         r.gpu = "0";
         return r;
     };
-    result.rows = {row("c.cu", "CE", {{"CE", 3}}), row("slow.cu", "AC", {{"AC", 3}}, 0.5),
-                   row("wa.cu", "WA", {{"AC", 2}, {"WA", 1}}), row("fast.cu", "AC", {{"AC", 3}}, 0.9),
-                   row("nogpu.cu", "no GPU", {})};
+    result.rows = {row("c.cu", Verdict::CE, {{"CE", 3}}), row("slow.cu", Verdict::AC, {{"AC", 3}}, 0.5),
+                   row("wa.cu", Verdict::WA, {{"AC", 2}, {"WA", 1}}), row("fast.cu", Verdict::AC, {{"AC", 3}}, 0.9),
+                   row("nogpu.cu", std::nullopt, {})};
     result.rows.back().note = "no NVIDIA driver";
     result.gpus = {"0", "1"};
     result.results_folder = "batch-results";
@@ -185,13 +186,15 @@ TEST_CASE("the batch table is a leaderboard: AC first, by score, then by cases a
     CHECK(lines[0] == "#  submission  worst   cases      score   judged in   GPU");
     CHECK(lines[1] == "1  fast.cu     AC      3 AC       0.900   0.0 s       0");
     CHECK(contains(lines[3], "2 AC 1 WA"));
-    CHECK(lines[6] == "nogpu.cu: no GPU: no NVIDIA driver");
-    CHECK(lines[7] == "5 submissions (worst verdict: 2 AC, 1 WA, 1 CE, 1 no GPU) · 2 lanes · 1 min 15 s");
+    CHECK(contains(lines[5], "nogpu.cu    no GPU  —"));
+    CHECK(lines[6] == "no GPU for 1 submission: compiled, not run: no NVIDIA driver");
+    CHECK(lines[7] == "5 submissions (worst verdict: 2 AC, 1 WA, 1 CE) · 2 lanes · 1 min 15 s");
     for (const auto &line : lines) CHECK(display_width(line) <= 100);
     const auto json = nlohmann::json::parse(batch_json(result));
     CHECK(json["rows"][0]["submission"] == "fast.cu");
     CHECK(json["rows"][0]["place"] == 1);
-    CHECK(json["rows"][4]["worst"] == "no GPU");
+    CHECK(json["rows"][4]["worst"].is_null());
+    CHECK(json["rows"][4]["no_gpu"] == true);
     CHECK(json["batch"]["gpus"].size() == 2);
 }
 
@@ -202,9 +205,11 @@ struct BatchRun {
     std::string log;
 };
 
-// ./judge batch ARGS with the fake judge and two fake GPUs.
-BatchRun run_batch(const TempFolder &folder, const std::vector<std::string> &args) {
-    std::vector<std::string> argv{judge_program, "batch"};
+// ./judge batch ARGS with the fake judge, run from the folder `cwd`, its GPUs those
+// CUDA_VISIBLE_DEVICES=`visible` names; bounded in time, so a batch that hangs fails.
+BatchRun run_batch_from(const TempFolder &folder, const std::string &cwd, const std::vector<std::string> &args,
+                        const std::string &visible) {
+    std::vector<std::string> argv{"/bin/sh", "-c", "cd \"$0\" && exec \"$@\"", cwd, judge_program, "batch"};
     argv.insert(argv.end(), args.begin(), args.end());
     ChildSetup setup;
     setup.wall_seconds = 60;
@@ -212,11 +217,15 @@ BatchRun run_batch(const TempFolder &folder, const std::vector<std::string> &arg
     setup.environment = {
         "GEMM_JUDGE_BATCH_JUDGE=" + batch_tests + "/fake_judge.sh", "BATCH_FAKE_JUDGE_LOG=" + folder.at("log"),
         "PATH=" + folder.at("bin") + ":" + (path ? path : ""), "GEMM_JUDGE_HISTORY=" + folder.at("history.db")};
-    // The two GPUs as a container or a Slurm task names them, whatever this machine holds;
-    // the fake nvidia-smi gives their compute capability (the target compiled ahead for).
-    setup.environment.push_back("CUDA_VISIBLE_DEVICES=GPU-aaaa-1111,GPU-bbbb-2222");
+    setup.environment.push_back("CUDA_VISIBLE_DEVICES=" + visible);
     BatchRun result{run_captured(argv, setup), bytes_of(folder.at("log"))};
     return result;
+}
+
+// … on two fake GPUs, as a container or a Slurm task names them, whatever this machine
+// holds; the fake nvidia-smi gives their compute capability (the target compiled ahead for).
+BatchRun run_batch(const TempFolder &folder, const std::vector<std::string> &args) {
+    return run_batch_from(folder, folder.at(""), args, "GPU-aaaa-1111,GPU-bbbb-2222");
 }
 
 struct Interval {
@@ -254,8 +263,9 @@ TEST_CASE(
     folder.write("subs/g-ce.cu", "#error no\n");
     folder.write("subs/h-crash.cu", "// BATCH: crash\n");
     folder.write("subs/notes.txt", "not a submission\n");
+    // The hang's limit outlasts the other seven on the other lane, even on a loaded machine.
     const auto first = run_batch(folder, {folder.at("subs"), "--gpus", "all", "--results", folder.at("results"),
-                                          "--submission-timeout", "6", "--json", folder.at("batch.json")});
+                                          "--submission-timeout", "20", "--json", folder.at("batch.json")});
     INFO(first.run.output);
     INFO(first.log);
     CHECK(first.run.exit_code == 5); // a judge crashed and one hung: JE rows
@@ -285,7 +295,7 @@ TEST_CASE(
     CHECK(worst["h-crash.cu"] == "JE");
     CHECK(worst["a-hang.cu"] == "JE");
     CHECK(contains(first.run.output, "killed by signal 11"));
-    CHECK(contains(first.run.output, "past the batch's limit of 6 s"));
+    CHECK(contains(first.run.output, "past the batch's limit of 20 s"));
     CHECK(json["rows"][0]["worst"] == "AC");
     CHECK(std::filesystem::exists(folder.at("results") + "/" + json["rows"][0]["report"].get<std::string>()));
     CHECK(contains(bytes_of(folder.at("results") + "/" + json["rows"][0]["output"].get<std::string>()), ": AC"));
@@ -300,7 +310,7 @@ TEST_CASE(
     CHECK_FALSE(contains(new_log, "start g-ce.cu"));
     CHECK(contains(new_log, "start h-crash.cu"));
     CHECK(contains(new_log, "start a-hang.cu"));
-    CHECK(contains(again.run.output, "6 judged before, not again"));
+    CHECK(contains(again.run.output, "6 judged before (kept)"));
 
     // --merge folds the rows left in the folder into the same table.
     const auto merged = run_batch(folder, {"--merge", folder.at("results"), "--json", folder.at("merged.json")});
@@ -333,4 +343,58 @@ TEST_CASE(
     run = run_batch(folder, {folder.at("subs"), "--results", folder.at("results"), "--", "--no-such-option"});
     CHECK(run.run.exit_code == 64);
     CHECK(run.log.empty()); // nothing was judged
+}
+
+TEST_CASE("./judge batch finishes on any mix of paths: relative, absolute, with .. and through a symlink") {
+    TempFolder folder("gemm-batch");
+    std::filesystem::create_directories(folder.at("bin"));
+    std::filesystem::create_symlink(batch_tests + "/fake-nvidia-smi", folder.at("bin/nvidia-smi"));
+    folder.write("work/solutions/01-naive.cu", "// BATCH: sleep 0\n");
+    folder.write("work/solutions/02-tiled.cu", "// BATCH: wa\n");
+    folder.write("elsewhere/mine.cu", "// BATCH: sleep 0\n");
+    folder.write("other/up.cu", "// BATCH: sleep 0\n");
+    std::filesystem::create_directory_symlink(folder.at("other"), folder.at("work/linked"));
+    // An absolute path first, as the leaderboard may order them, then a relative one.
+    const std::vector<std::vector<std::string>> mixes{
+        {"solutions/01-naive.cu", "solutions/02-tiled.cu", folder.at("elsewhere/mine.cu")},
+        {folder.at("elsewhere/mine.cu"), "solutions/01-naive.cu"},
+        {"../other/up.cu", "solutions/01-naive.cu", "linked/up.cu", folder.at("work/solutions/02-tiled.cu")},
+        {"./solutions/01-naive.cu", "../work/solutions/02-tiled.cu"},
+        {"linked/up.cu", "linked/../work/solutions/01-naive.cu"},
+    };
+    int round = 0;
+    for (const auto &mix : mixes) {
+        std::vector<std::string> args = mix;
+        const std::string results = folder.at("results-" + std::to_string(++round));
+        args.insert(args.end(), {"--results", results});
+        const auto batch = run_batch_from(folder, folder.at("work"), args, "GPU-aaaa-1111");
+        INFO(batch.run.output);
+        CHECK_FALSE(batch.run.timed_out);
+        CHECK(batch.run.exit_code == 0);
+        CHECK(contains(batch.run.output, std::to_string(mix.size()) + " submissions ("));
+        for (const auto &line : lines_of(batch.run.output)) CHECK(display_width(line) <= 100);
+    }
+}
+
+TEST_CASE("./judge batch without a GPU says so once, in lines of at most 100 columns, and names no GPU 'none'") {
+    TempFolder folder("gemm-batch");
+    std::filesystem::create_directories(folder.at("bin"));
+    for (const char *name : {"a", "b", "c"}) folder.write(std::string("subs/") + name + ".cu", "// BATCH: sleep 0\n");
+    folder.write("subs/d-ce.cu", "#error no\n");
+    const auto batch =
+        run_batch_from(folder, folder.at(""), {folder.at("subs"), "--results", folder.at("results")}, "");
+    INFO(batch.run.output);
+    CHECK(batch.run.exit_code == 0); // the CE is a verdict; the rest were not run
+    const std::string reason = "hides every GPU";
+    std::size_t said = 0;
+    for (std::size_t at = 0; (at = batch.run.output.find(reason, at)) != std::string::npos; at += reason.size()) ++said;
+    CHECK(said == 1);
+    CHECK(contains(batch.run.output, "no GPU for 3 submissions: compiled, not run: no GPU is visible"));
+    CHECK(contains(batch.run.output, "without a GPU (compiled only)"));
+    CHECK_FALSE(contains(batch.run.output, "none"));
+    CHECK(contains(batch.run.output, "4 submissions (worst verdict: 1 CE)"));
+    for (const auto &line : lines_of(batch.run.output)) CHECK(display_width(line) <= 100);
+    const auto table = lines_of(bytes_of(folder.at("results/batch.txt")));
+    REQUIRE(table.size() >= 2);
+    CHECK(table[1] == "#  submission  worst   cases  judged in");
 }

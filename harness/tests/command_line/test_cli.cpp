@@ -421,7 +421,7 @@ TEST_CASE("./judge help with an unknown command is exit 64 naming it and listing
     CHECK(std::get<int>(p.result) == 64);
     CHECK(p.out.empty());
     CHECK(p.err == "judge: unknown command 'nosuch'; the commands are case, cache, rank, compare, history, "
-                   "leaderboard, batch or help\nRun './judge --help' for the options and commands.\n");
+                   "leaderboard, batch, serve or help\nRun './judge --help' for the options and commands.\n");
     CHECK(parse({"help", "case", "nwe"}).err ==
           "judge: case: unknown command 'nwe'; did you mean 'new'?\nRun './judge help case' for its options.\n");
 }
@@ -443,7 +443,8 @@ TEST_CASE("every usage error is judge: and what is wrong on stderr, then where t
         {{"rnak", solution}, "judge: unknown command 'rnak'; did you mean 'rank'?"},
         {{"comapre", "a.cu", "b.cu"}, "judge: unknown command 'comapre'; did you mean 'compare'?"},
         {{"frobnicate"},
-         "judge: 'frobnicate' is neither a command (case, cache, rank, compare, history, leaderboard, batch or help) "
+         "judge: 'frobnicate' is neither a command (case, cache, rank, compare, history, leaderboard, batch, serve or "
+         "help) "
          "nor "
          "a .cu solution"},
         {{"case", "nwe", "secret/x"}, "judge: case: unknown command 'nwe'; did you mean 'new'?"},
@@ -623,4 +624,27 @@ TEST_CASE("--scratch-limit sets the GiB the solution may write to its folder, 1 
     const auto none = parse({solution, "--scratch-limit", "0"});
     REQUIRE(std::holds_alternative<int>(none.result));
     CHECK(contains(none.err, "--scratch-limit"));
+}
+
+TEST_CASE("serve is in ./judge --help, and ./judge help serve is its --help: wrapped, with defaults") {
+    ChildSetup setup;
+    setup.wall_seconds = 30;
+    setup.environment = {"COLUMNS=200"};
+    const auto main_help = run_captured({test::judge_program, "--help"}, setup);
+    CHECK(contains(main_help.output, "  serve "));
+    CHECK(contains(main_help.output, "./judge help COMMAND (batch, serve,"));
+    const auto help = run_captured({test::judge_program, "help", "serve"}, setup);
+    const auto dashed = run_captured({test::judge_program, "serve", "--help"}, setup);
+    INFO(help.output);
+    if (help.exit_code == 7) { // built without cpp-httplib: it says which package serve needs
+        CHECK(contains(help.output, "cpp-httplib"));
+        return;
+    }
+    CHECK(help.exit_code == 0);
+    CHECK(help.output == dashed.output);
+    CHECK(contains(help.output, "Usage: ./judge serve [OPTIONS]"));
+    CHECK(contains(help.output, "  -h, --help "));
+    CHECK(contains(help.output, "(default: 8765)"));
+    CHECK(contains(help.output, "(default: 127.0.0.1)"));
+    for (const auto &line : test::lines_of(help.output)) CHECK(display_width(line) <= 100);
 }

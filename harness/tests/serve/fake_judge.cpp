@@ -3,14 +3,16 @@
 // the fake referee and runner (fake_referee.cpp, fake_runner.cpp) instead of the
 // real ones. The "solution" is a text file as the fake runner reads it: its first word
 // says what it does (ok, wrong, crash-in-call, print-markup, …); "compile-error" makes it
-// fail to compile, with a message in nvcc's form that quotes its third line.
-// Usage: fake_judge SOLUTION [--category sample] [--stream FILE] [--json FILE] [--history FILE]
+// fail to compile, with a message in nvcc's form that quotes its third line; "no-gpu" makes
+// it end as the judge does on a machine without a GPU (compiled, nothing judged, exit 6).
+// Usage: fake_judge SOLUTION [--selection quick] [--stream FILE] [--json FILE] [--history FILE]
 //                   [--scratch-limit-mib MIB]
 //        fake_judge --fixture-history FILE   (writes a small history to read back)
 #include "command_line/history/history.hpp"
 #include "command_line/modes/session.hpp"
 #include "command_line/reporters/history_reporter.hpp"
 #include "command_line/reporters/stream_reporter.hpp"
+#include "judging/os/gpu_absence.hpp"
 
 #include <cstring>
 #include <filesystem>
@@ -127,7 +129,16 @@ int main(int argc, char **argv) {
         reporters.run_finished(session.context, {}, exit_status::compile_error);
         return exit_status::compile_error;
     }
-    const auto cases = fake_suite(argument(argc, argv, "--category") == "sample");
+    if (!lines.empty() && lines[0].rfind("no-gpu", 0) == 0) {
+        // As the judge without a GPU: compiled, nothing judged, said once, exit 6.
+        const MissingGpu why{"no NVIDIA driver is loaded (there is no /proc/driver/nvidia/version)",
+                             "Run the judge where an NVIDIA GPU and its driver are installed."};
+        reporters.no_gpu({why.sentence(), fs::path(options.solution).filename().string(), "fake", true, ""});
+        reporters.run_finished(session.context, {}, exit_status::no_gpu);
+        tell_missing_gpu(why);
+        return exit_status::no_gpu;
+    }
+    const auto cases = fake_suite(argument(argc, argv, "--selection") == "quick");
     for (const auto &tc : cases) session.context.planned.push_back({tc.name, tc.M, tc.N, tc.K});
     SupervisorOptions s;
     s.referee = bin + "/fake_referee";

@@ -4,7 +4,8 @@
 The server judges through the fake judge (fake_judge.cpp: the judge's own session
 and reporters over the fake referee and runner), so rows stream in on a machine without
 a GPU. Checked: every request needs the token (403 without it, a POST needs it in its
-header); a CE shows the compiler's message and marks its line in the editor; a suite's rows
+header); the verdicts' table comes from the server; without a GPU the page says so before
+and after a run, never as a verdict; a CE shows the compiler's message and marks its line in the editor; a suite's rows
 stream in the order of the suite; a WA's detail draws the map and the smallest failing
 shape; the history, compare and leaderboard render from a fixture database; markup in a
 compiler message, a case name, a solution's output and a solution's name stays text; the
@@ -146,6 +147,13 @@ def http_checks(base, token):
     check(submit(base, token, "run", "../escape.cu", "ok\n")[0] == 400, "a file name that climbs out: refused")
     check(submit(base, token, "run", "big.cu", "x" * ((1 << 20) + 1))[0] == 413, "a source over 1 MiB: refused")
 
+    status, verdicts = status_of(f"{base}/api/verdicts?token={token}")
+    table = json.loads(verdicts)
+    check(status == 200 and [v["name"] for v in table["verdicts"]] == ["AC", "WA", "TLE", "RE", "CE", "JE"]
+          and table["verdicts"][0]["exit_status"] == 0 and table["no_gpu_exit_status"] == 6,
+          "the verdicts' table comes from the server, best first, with exit statuses")
+    check(status_of(f"{base}/static/favicon.svg?token={token}")[0] == 200, "the page's icon is there")
+
     status, answer = submit(base, token, "submit", "streamed.cu", "ok\n")
     check(status == 202, "a submission is accepted")
     read = events(base, token, json.loads(answer)["id"])
@@ -186,11 +194,31 @@ def shot(driver, name):
         driver.save_screenshot(os.path.join(folder, name))
 
 
+def machine_has_gpu():
+    visible = os.environ.get("CUDA_VISIBLE_DEVICES")
+    return os.path.exists("/proc/driver/nvidia/version") and os.path.exists("/dev/nvidia0") and visible != ""
+
+
+def no_gpu_checks(driver):
+    banner = driver.find_element(By.ID, "gpu-state")
+    if not machine_has_gpu():
+        WebDriverWait(driver, 20).until(lambda d: banner.text)
+        check(banner.is_displayed() and banner.text.startswith("No GPU: "),
+              "on a machine without a GPU the page says so before a run")
+    judge_in_page(driver, "submit", "no-gpu\n", "nogpu.cu")
+    summary = driver.find_element(By.ID, "summary").text
+    check("no GPU" in summary and "AC" not in summary, "after Submit without a GPU: 'no GPU', and no verdict")
+    check(not driver.find_elements(By.CSS_SELECTOR, "#summary .verdict"), "… nothing in a verdict's colour")
+    check(banner.is_displayed() and "No GPU: no NVIDIA driver" in banner.text, "… and the page says why, outside the console")
+    check(driver.find_element(By.ID, "stage").text == "done (exit status 6)", "… the judge's exit status 6")
+
+
 def browser_checks(base, token, driver):
     driver.get(f"{base}/?token={token}")
     WebDriverWait(driver, 20).until(lambda d: d.find_elements(By.CSS_SELECTOR, ".CodeMirror"))
     check(driver.current_url.rstrip("/") == base, "the token becomes a cookie and leaves the address bar")
     check(driver.find_elements(By.CSS_SELECTOR, ".cm-keyword"), "the editor highlights the naive solution")
+    no_gpu_checks(driver)
 
     judge_in_page(driver, "run", "compile-error\n// the next line is not CUDA\n<script>alert('nvcc')</script>\n", "ce.cu")
     message = driver.find_element(By.ID, "compile-error").text
@@ -209,6 +237,10 @@ def browser_checks(base, token, driver):
     rows[1].click()
     check("<script>alert('output')</script>" in driver.find_element(By.ID, "detail").text,
           "the solution's output with markup shown as text")
+    verdict_cell = rows[0].find_elements(By.TAG_NAME, "td")[2]
+    check(verdict_cell.value_of_css_property("color") in ("rgb(19, 115, 51)", "rgba(19, 115, 51, 1)"),
+          "an AC in the colour the server's verdict table gives it")
+    check(not driver.find_element(By.ID, "gpu-state").is_displayed(), "a run that found a GPU hides the no-GPU note")
 
     judge_in_page(driver, "submit", "wrong\n", "wrong.cu")
     driver.find_elements(By.CSS_SELECTOR, "#verdicts tbody tr")[0].click()
@@ -218,6 +250,15 @@ def browser_checks(base, token, driver):
     shot(driver, "serve-wrong-answer.png")
 
     driver.find_element(By.CSS_SELECTOR, "[data-tab=history]").click()
+    WebDriverWait(driver, 20).until(lambda d: d.find_elements(By.CSS_SELECTOR, "#history-table tbody tr"))
+    check(driver.find_element(By.ID, "compare").is_displayed(), "with attempts, History offers Compare")
+    driver.find_element(By.ID, "history-solution").send_keys("never-judged.cu")
+    driver.find_element(By.ID, "history-refresh").click()
+    WebDriverWait(driver, 20).until(lambda d: d.find_elements(By.CSS_SELECTOR, "#history-table .empty"))
+    check(not driver.find_element(By.ID, "compare").is_displayed() and
+          not driver.find_element(By.ID, "plot").is_displayed(), "with no attempts, no Compare and no Plot")
+    driver.find_element(By.ID, "history-solution").clear()
+    driver.find_element(By.ID, "history-refresh").click()
     WebDriverWait(driver, 20).until(lambda d: d.find_elements(By.CSS_SELECTOR, "#history-table tbody tr"))
     history = driver.find_element(By.ID, "history-table").text
     check("<script>alert('history')</script>.cu" in history and "tiled.cu" in history,
@@ -241,6 +282,8 @@ def browser_checks(base, token, driver):
     driver.find_element(By.CSS_SELECTOR, "[data-tab=testcases]").click()
     WebDriverWait(driver, 20).until(lambda d: d.find_elements(By.CSS_SELECTOR, "#testcases-table tbody tr"))
     check("secret/04-primes" in driver.find_element(By.ID, "testcases-table").text, "the testcases are listed")
+    name_cell = driver.find_element(By.CSS_SELECTOR, "#testcases-table tbody td")
+    check(name_cell.value_of_css_property("white-space") == "nowrap", "a case's name is never broken mid-word")
     shot(driver, "serve-testcases.png")
 
     check(driver.execute_script("return document.querySelectorAll('script').length") == 3,

@@ -116,13 +116,14 @@ cat "$work/table.txt"
 [ "$status" = 0 ] || fail "merge exited $status"
 grep -Eq "compile-error\.cu +CE " "$work/table.txt" || fail "no CE row for compile-error.cu"
 grep -Eq "naive\.cu +no GPU " "$work/table.txt" || fail "no 'no GPU' row for naive.cu"
-grep -q "^2 submissions (worst verdict: 1 CE, 1 no GPU)" "$work/table.txt" || fail "the totals line is not right"
+grep -q "^2 submissions (worst verdict: 1 CE)" "$work/table.txt" || fail "the totals line is not right"
+grep -q "^no GPU for 1 submission: compiled, not run" "$work/table.txt" || fail "no line saying why naive.cu was not run"
 # The leaderboard's order: a verdict about the solution (CE) before no verdict (no GPU).
 [ "$(grep -c '"submission"' "$work/merged.json")" = 2 ] || fail "merged.json does not hold two rows"
 python3 - "$work/merged.json" <<'PY' || fail "merged.json is not the table"
 import json, sys
 rows = json.load(open(sys.argv[1]))["rows"]
-assert [r["worst"] for r in rows] == ["CE", "no GPU"], rows
+assert [r["worst"] for r in rows] == ["CE", None] and [r["no_gpu"] for r in rows] == [False, True], rows
 assert rows[0]["submission"].endswith("compile-error.cu") and rows[0]["counts"].get("CE", 0) > 0, rows[0]
 assert rows[1]["submission"].endswith("naive.cu"), rows[1]
 PY
