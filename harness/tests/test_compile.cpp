@@ -149,7 +149,7 @@ TEST_CASE("a compile that fails for its target, not its code, ends with the --ar
                              "'.op_restrict' requires .target sm_90 or higher\n";
     const auto hint = target_hint(many, "sm_75");
     REQUIRE(hint);
-    CHECK(*hint == "the cause is the GPU target: sm_75 lacks cluster, cp.async, mbarrier, op_restrict, …; try --arch "
+    CHECK(*hint == "the cause is the GPU target: sm_75 lacks cluster, cp.async, mbarrier, …; try --arch "
                    "sm_90a");
     CHECK(hint->size() <= 100);
     CHECK_FALSE(target_hint("sol.cu(2): error: identifier \"x\" is undefined\n", "sm_90a"));

@@ -505,7 +505,7 @@ std::variant<JudgeOptions, int> parse_command_line(int argc, const char *const *
                                          "synccheck, initcheck); a clean run is required for AC");
     app.add_option("--arch", options.compile.arch,
                    "GPU target for nvcc, e.g. sm_90 (default: the GPU present, arch-specific where it has a "
-                   "variant: sm_90a on a Hopper)")
+                   "variant: sm_90a on a Hopper; sm_90a without a GPU)")
         ->option_text("TARGET");
     app.add_option("--include", options.compile.include_dirs,
                    "an include folder for nvcc (a header library such as CUTLASS); repeatable; a folder's "
