@@ -1,6 +1,6 @@
 #include "batch/gpu_lanes.hpp"
 #include "common/errors.hpp"
-#include "judging/compile/gpu_target.hpp"
+#include "compile/gpu_target.hpp"
 #include "judging/os/gpu_identity.hpp"
 #include "judging/os/process.hpp"
 

@@ -1,6 +1,6 @@
 #include "batch/result_store.hpp"
 #include "common/errors.hpp"
-#include "judging/compile/content_hash.hpp"
+#include "compile/content_hash.hpp"
 
 #include <algorithm>
 #include <cerrno>

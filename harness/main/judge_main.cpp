@@ -8,7 +8,7 @@
 #include "command_line/reporters/plot_call.hpp"
 #include "common/errors.hpp"
 #include "common/terminal_text.hpp"
-#include "judging/compile/cache_command.hpp"
+#include "compile/cache_command.hpp"
 #include "judging/os/interrupt.hpp"
 #include "judging/supervisor.hpp"
 #include "sandbox/identity.hpp"
@@ -28,6 +28,15 @@ namespace {
 
 using namespace gemm;
 namespace fs = std::filesystem;
+
+// Why --case and --category select nothing: a --case that names no testcase, with the
+// nearest name that does, else the selection as a whole.
+std::string nothing_selected(const JudgeOptions &options, const std::vector<TestCase> &suite) {
+    std::vector<std::string> names;
+    for (const auto &tc : suite) names.push_back(tc.name);
+    const std::string unmatched = unmatched_case_selector(options.selection.cases, names);
+    return unmatched.empty() ? "no testcase matches --case/--category (see --list)" : unmatched;
+}
 
 // --list: the good cases of the suite even when another file is bad (reported after them).
 int list_cases(const JudgeOptions &options) {
@@ -49,7 +58,7 @@ int list_cases(const JudgeOptions &options) {
         return exit_status::judge_error;
     }
     if (listed == 0) {
-        std::cerr << "judge: no testcase matches --case/--category\n";
+        std::cerr << "judge: " << nothing_selected(options, suite.cases) << "\n";
         return exit_status::usage;
     }
     return 0;
@@ -66,7 +75,8 @@ int judge(const JudgeOptions &options) {
         return exit_status::judge_error;
     }
     if (cases.empty() && options.selection.stress == 0) {
-        std::cerr << "judge: no testcase matches --case/--category (see --list)\n";
+        std::cerr << "judge: " << nothing_selected(options, load_suite_leniently(options.selection.testcases_dir).cases)
+                  << "\n";
         return exit_status::usage;
     }
 

@@ -1,4 +1,5 @@
 #include "testcases/testcase.hpp"
+#include "common/nearest_name.hpp"
 #include "common/terminal_text.hpp"
 #include "common/text.hpp"
 #include "testcases/categories.hpp"
@@ -372,6 +373,29 @@ bool case_selected(const std::string &case_name, const std::string &selector) {
     return case_name.size() > selector.size() &&
            case_name.compare(case_name.size() - selector.size(), selector.size(), selector) == 0 &&
            case_name[case_name.size() - selector.size() - 1] == '/';
+}
+
+std::string unmatched_case_selector(const std::vector<std::string> &selectors,
+                                    const std::vector<std::string> &case_names) {
+    for (const auto &selector : selectors) {
+        if (std::any_of(case_names.begin(), case_names.end(),
+                        [&](const std::string &name) { return case_selected(name, selector); }))
+            continue;
+        // What a selector may be: a whole name, its category, and each tail after a `/`.
+        std::vector<std::string> selectable;
+        for (const auto &name : case_names) {
+            selectable.push_back(name);
+            selectable.push_back(name.substr(0, name.find('/')));
+            for (std::size_t slash = name.find('/'); slash != std::string::npos; slash = name.find('/', slash + 1))
+                selectable.push_back(name.substr(slash + 1));
+        }
+        std::sort(selectable.begin(), selectable.end());
+        selectable.erase(std::unique(selectable.begin(), selectable.end()), selectable.end());
+        const std::string text = "--case " + escape_for_terminal(selector) + ": no testcase has this name";
+        if (const auto near = nearest_name(selector, selectable)) return text + "; did you mean " + *near + "?";
+        return text + " (./judge --list names them)";
+    }
+    return "";
 }
 
 std::vector<std::string> case_files_below(const std::string &folder) {

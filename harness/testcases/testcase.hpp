@@ -78,6 +78,12 @@ TestCase load_testcase(const std::string &path, const std::string &suite_root);
 // of the name after any `/`: its last part ("04-primes"), at any depth of folders.
 bool case_selected(const std::string &case_name, const std::string &selector);
 
+// Why --case `selectors` pick none of `case_names`: the first selector that picks none,
+// with the nearest one that would pick a case ("--case 04-prims: no testcase has this name;
+// did you mean 04-primes?"); empty when each selector picks one.
+std::string unmatched_case_selector(const std::vector<std::string> &selectors,
+                                    const std::vector<std::string> &case_names);
+
 // Every path named *.case below a folder, sorted by path: files, and what only has the name
 // (a folder, a dangling link, a FIFO), so that loading it says what is wrong.
 std::vector<std::string> case_files_below(const std::string &folder);

@@ -4,9 +4,9 @@
 #include "command_line/reporters/plot_call.hpp"
 #include "command_line/reporters/stream_reporter.hpp"
 #include "common/terminal_text.hpp"
+#include "compile/compile.hpp"
+#include "compile/gpu_target.hpp"
 #include "judging/case_policy.hpp"
-#include "judging/compile/compile.hpp"
-#include "judging/compile/gpu_target.hpp"
 #include "judging/os/gpu_absence.hpp"
 #include "judging/os/process.hpp"
 #include "judging/sanitizer.hpp"
@@ -179,7 +179,7 @@ std::optional<int> Session::prepare(const std::vector<TestCase> &cases, std::uni
     if (context.compile.rebuilt_damaged)
         std::cerr << "judge: the cached library of " << context.solution << " had changed on disk; it was rebuilt\n";
     if (!context.compile.ok) {
-        report.compile_failed(context, "nvcc failed\n" + context.compile.diagnostics);
+        report.compile_failed(context, context.compile.diagnostics);
         return finish(all_ended(cases, SupervisorSaw::NotCompiled, context.compile.diagnostics));
     }
     supervisor->set_library(context.compile.library);
@@ -196,8 +196,8 @@ std::optional<int> Session::prepare(const std::vector<TestCase> &cases, std::uni
         // The compile line is the report's first line, on stdout as in a run with a GPU; why
         // nothing ran is a diagnostic, on stderr.
         const MissingGpu why = explain_missing_gpu(context.device.error, std::getenv("CUDA_VISIBLE_DEVICES"));
-        report.no_gpu(
-            {why.sentence(), fs::path(context.solution).filename().string(), context.arch, start.ok, start.failure});
+        report.no_gpu({why.sentence(), fs::path(context.solution).filename().string(),
+                       target_in_words(context.arch, options.compile.arch, context.device), start.ok, start.failure});
         report.run_finished(context, {}, exit_status::no_gpu);
         tell_missing_gpu(why);
         return exit_status::no_gpu;

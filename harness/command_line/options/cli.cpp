@@ -3,9 +3,9 @@
 #include "command_line/options/usage_errors.hpp"
 #include "common/errors.hpp"
 #include "common/terminal_text.hpp"
-#include "judging/compile/compile.hpp"
-#include "judging/compile/compile_cache.hpp"
-#include "judging/compile/gpu_target.hpp"
+#include "compile/compile.hpp"
+#include "compile/compile_cache.hpp"
+#include "compile/gpu_target.hpp"
 #include "judging/os/process.hpp"
 #include "measurement/score.hpp"
 #include "measurement/significance.hpp"
@@ -421,6 +421,7 @@ int print_help(const CLI::App &app, const std::vector<std::string> &words) {
 std::vector<int> parse_shape(const std::string &text) {
     std::string sizes = text;
     for (std::size_t at; (at = sizes.find("×")) != std::string::npos;) sizes.replace(at, std::strlen("×"), "x");
+    std::replace(sizes.begin(), sizes.end(), 'X', 'x'); // 33X17X65 as it is printed in other tools
     const bool crossed = sizes.find('x') != std::string::npos;
     std::vector<int> dims;
     std::istringstream words(sizes);
@@ -516,7 +517,7 @@ std::variant<JudgeOptions, int> parse_command_line(int argc, const char *const *
                                          "synccheck, initcheck); a clean run is required for AC");
     app.add_option("--arch", options.compile.arch,
                    "GPU target for nvcc, e.g. sm_90 (default: the GPU present, arch-specific where it has a "
-                   "variant: sm_90a on a Hopper)")
+                   "variant: sm_90a on a Hopper; sm_90a without a GPU)")
         ->option_text("TARGET");
     app.add_option("--include", options.compile.include_dirs,
                    "an include folder for nvcc (a header library such as CUTLASS); repeatable; a folder's "

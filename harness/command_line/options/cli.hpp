@@ -89,7 +89,7 @@ struct CommandLineDefaults {
 std::variant<JudgeOptions, int> parse_command_line(int argc, const char *const *argv,
                                                    const CommandLineDefaults &defaults);
 
-// "17x33x5" or "17×33×5" → {17, 33, 5}; empty when malformed.
+// "17x33x5", "17X33X5", "17×33×5" or "17 33 5" → {17, 33, 5}; empty when malformed.
 std::vector<int> parse_shape(const std::string &text);
 
 } // namespace gemm

@@ -6,22 +6,14 @@
 // option lacks what it needs.
 #pragma once
 
+#include "common/nearest_name.hpp"
+
 #include <CLI/CLI.hpp>
-#include <cstddef>
 #include <optional>
 #include <string>
-#include <string_view>
 #include <vector>
 
 namespace gemm {
-
-// Edits that turn one into the other: a letter inserted, deleted or replaced, or two
-// neighbours swapped ("--verbso" is one edit from "--verbose").
-std::size_t edit_distance(std::string_view a, std::string_view b);
-
-// The name `typed` was probably meant to be: the nearest by edit distance when at most a
-// third of its letters (at least one) differ, else the only name it begins; none otherwise.
-std::optional<std::string> nearest_name(const std::string &typed, const std::vector<std::string> &names);
 
 // The commands of `app` ("rank", "compare", … for the main command; "new", … for case).
 std::vector<std::string> command_names(const CLI::App &app);

@@ -1,7 +1,7 @@
 #include "command_line/reporters/history_reporter.hpp"
 #include "command_line/history/history.hpp"
 #include "common/errors.hpp"
-#include "judging/compile/content_hash.hpp"
+#include "compile/content_hash.hpp"
 #include "verification/run_score.hpp"
 
 #include <filesystem>

@@ -10,7 +10,7 @@
 #pragma once
 
 #include "command_line/reporters/run_timeline.hpp"
-#include "judging/compile/compile.hpp"
+#include "compile/compile.hpp"
 #include "verification/case_result.hpp"
 
 #include <cstddef>

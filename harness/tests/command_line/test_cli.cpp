@@ -577,14 +577,38 @@ TEST_CASE("a malformed --shape says what is expected, exit 64") {
     }
 }
 
-TEST_CASE("parse_shape reads three whole numbers crossed by x or × or apart") {
+TEST_CASE("a missing solution file is exit 64 naming the nearest .cu file beside it") {
+    const auto p = parse({GEMM_SOURCE_DIR "/solutions/tild.cu"});
+    REQUIRE(std::holds_alternative<int>(p.result));
+    CHECK(std::get<int>(p.result) == 64);
+    CHECK(p.err == "judge: " GEMM_SOURCE_DIR
+                   "/solutions/tild.cu: No such file or directory; did you mean " GEMM_SOURCE_DIR
+                   "/solutions/tiled.cu?\n");
+}
+
+TEST_CASE("parse_shape reads three whole numbers crossed by x, X or × or apart") {
     CHECK(parse_shape("17x33x5") == std::vector<int>{17, 33, 5});
+    CHECK(parse_shape("33X17X65") == std::vector<int>{33, 17, 65});
+    CHECK(parse_shape("33X17x65") == std::vector<int>{33, 17, 65});
     CHECK(parse_shape("17×33×5") == std::vector<int>{17, 33, 5});
     CHECK(parse_shape("17 33 5") == std::vector<int>{17, 33, 5});
     CHECK(parse_shape("2147483647x1x1") == std::vector<int>{2147483647, 1, 1});
     for (const char *bad :
          {"", "17x33", "17x33x", "x17x33x5", "17x 33x5", "17 33", "17 33 5 1", "1.5x2x3", "2147483648x1x1"})
         CHECK_MESSAGE(parse_shape(bad).empty(), bad);
+}
+
+TEST_CASE("a --case that names no testcase gets the nearest name, last part or category that does") {
+    const std::vector<std::string> names = {"sample/01-one-by-one", "secret/04-primes", "perf/01-cube-4096"};
+    CHECK(unmatched_case_selector({"04-prims"}, names) ==
+          "--case 04-prims: no testcase has this name; did you mean 04-primes?");
+    CHECK(unmatched_case_selector({"secret/04-prims"}, names) ==
+          "--case secret/04-prims: no testcase has this name; did you mean secret/04-primes?");
+    CHECK(unmatched_case_selector({"04-primes", "sampel"}, names) ==
+          "--case sampel: no testcase has this name; did you mean sample?");
+    CHECK(unmatched_case_selector({"zzz"}, names) ==
+          "--case zzz: no testcase has this name (./judge --list names them)");
+    CHECK(unmatched_case_selector({"04-primes", "perf"}, names).empty());
 }
 
 TEST_CASE("the nearest name is a slip of at most a third of the letters, or the only name begun") {

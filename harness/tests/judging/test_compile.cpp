@@ -2,17 +2,19 @@
 // the compile tests need nvcc, not a GPU (skipped without nvcc).
 #include "command_line/options/folder_settings.hpp"
 #include "common/errors.hpp"
-#include "judging/compile/compile.hpp"
-#include "judging/compile/compile_cache.hpp"
-#include "judging/compile/content_hash.hpp"
-#include "judging/compile/dependency_file.hpp"
-#include "judging/compile/gpu_target.hpp"
+#include "compile/compile.hpp"
+#include "compile/compile_cache.hpp"
+#include "compile/content_hash.hpp"
+#include "compile/dependency_file.hpp"
+#include "compile/gpu_target.hpp"
+#include "compile/solve_symbol.hpp"
 #include "judging/os/process.hpp"
 #include "test_support.hpp"
 
 #include <algorithm>
 #include <doctest/doctest.h>
 #include <filesystem>
+#include <map>
 #include <sys/stat.h>
 
 using namespace gemm;
@@ -110,6 +112,119 @@ TEST_CASE("a target is known to nvcc when its base is listed and has that varian
     CHECK_FALSE(nvcc_knows_target("sm_90f", listed));
     CHECK_FALSE(nvcc_knows_target("sm_35", listed));
     CHECK_FALSE(nvcc_knows_target("sm_9", listed));
+}
+
+TEST_CASE("without a GPU and without --arch a solution is compiled for sm_90a, and the first line says why") {
+    const DeviceInfo none;
+    DeviceInfo h200;
+    h200.present = true;
+    h200.cc_major = 9;
+    CHECK(choose_target("", none, "/nonexistent/nvcc") == "sm_90a"); // an nvcc that cannot list lets nvcc decide
+    CHECK(choose_target("sm_80", none, "/nonexistent/nvcc") == "sm_80");
+    CHECK(choose_target("", h200, "/nonexistent/nvcc") == "sm_90a");
+    CHECK(target_in_words("sm_90a", "", none) == "sm_90a (no GPU found; --arch to choose)");
+    CHECK(target_in_words("sm_80", "sm_80", none) == "sm_80");
+    CHECK(target_in_words("sm_90a", "", h200) == "sm_90a");
+    CHECK(target_in_words("", "", none) == "nvcc's default target");
+    if (skip_without_nvcc()) return;
+    CHECK(choose_target("", none, GEMM_NVCC) == "sm_90a");
+}
+
+TEST_CASE("a compile that fails for its target, not its code, ends with the --arch that gives the target") {
+    const std::string cp_async = "ptxas /tmp/x.ptx, line 146; error   : Feature 'cp.async' requires .target sm_80 or "
+                                 "higher\nptxas /tmp/x.ptx, line 223; error   : Feature 'cp.async.commit_group' "
+                                 "requires .target sm_80 or higher\n";
+    CHECK(target_hint(cp_async, "sm_75") == "the cause is the GPU target: sm_75 lacks cp.async; try --arch sm_80");
+    CHECK(target_hint(cp_async, "") ==
+          "the cause is the GPU target: nvcc's default target lacks cp.async; try --arch sm_80");
+    const std::string wgmma = "error   : Instruction 'wgmma.fence' not supported on .target 'sm_90'\n"
+                              "error   : Instruction 'wgmma.mma_async with floating point types' not supported on "
+                              ".target 'sm_90'\nerror   : Instruction 'setmaxnreg.inc' not supported on .target "
+                              "'sm_90'\n";
+    CHECK(target_hint(wgmma, "sm_90") ==
+          "the cause is the GPU target: sm_90 lacks setmaxnreg, wgmma; try --arch sm_90a");
+    const std::string many = "Feature '.tf32' requires .target sm_80 or higher\nFeature 'cp.async.bulk.tensor' "
+                             "requires .target sm_90 or higher\nFeature '.cluster scope' requires .target sm_90 or "
+                             "higher\nFeature 'mbarrier.init' requires .target sm_80 or higher\nFeature "
+                             "'.op_restrict' requires .target sm_90 or higher\n";
+    const auto hint = target_hint(many, "sm_75");
+    REQUIRE(hint);
+    CHECK(*hint == "the cause is the GPU target: sm_75 lacks cluster, cp.async, mbarrier, …; try --arch "
+                   "sm_90a");
+    CHECK(hint->size() <= 100);
+    CHECK_FALSE(target_hint("sol.cu(2): error: identifier \"x\" is undefined\n", "sm_90a"));
+    CHECK_FALSE(target_hint("error   : Instruction 'tcgen05.mma' not supported on .target 'sm_90a'\n", "sm_90a"));
+}
+
+TEST_CASE("a Hopper-only instruction compiled for an older --arch is CE suggesting sm_90a; for sm_90a it builds") {
+    REQUIRE_NVCC();
+    TempFolder folder;
+    const auto source = folder.write(
+        "hopper.cu", "__global__ void grow() { asm volatile(\"setmaxnreg.inc.sync.aligned.u32 "
+                     "240;\"); }\n" +
+                         solve_calling_fill.substr(0, solve_calling_fill.find('{') + 1) + " grow<<<1, 128>>>(); }\n");
+    CompileOptions o = options_in(folder);
+    o.arch = "sm_80";
+    const auto old = compile_solution(source, o);
+    CAPTURE(old.diagnostics);
+    CHECK_FALSE(old.ok);
+    CHECK(old.diagnostics.rfind("nvcc failed\n", 0) == 0);
+    CHECK(contains(old.diagnostics, "the cause is the GPU target: sm_80 lacks setmaxnreg; try --arch sm_90a\n"));
+    o.arch = "sm_90a";
+    const auto hopper = compile_solution(source, o);
+    CHECK_MESSAGE(hopper.ok, hopper.diagnostics);
+}
+
+TEST_CASE("a missing solution file names the nearest .cu file beside it") {
+    TempFolder folder;
+    folder.write("solutions/tiled.cu", "");
+    folder.write("solutions/naive.cu", "");
+    CHECK(why_not_a_solution_file(folder.at("solutions/tild.cu")) ==
+          "No such file or directory; did you mean " + folder.at("solutions/tiled.cu") + "?");
+    CHECK(why_not_a_solution_file(folder.at("solutions/other.cu")) == "No such file or directory");
+    CHECK(why_not_a_solution_file(folder.at("nowhere/tild.cu")) == "No such file or directory");
+}
+
+TEST_CASE("a mangled name's base name is the function's, and anything else is left as it is") {
+    CHECK(unmangled_base_name("_Z5solvePKfS0_Pfiii") == "solve");
+    CHECK(unmangled_base_name("_Z4solvPKfS0_Pfiii") == "solv");
+    CHECK(unmangled_base_name("solve") == "solve");
+    CHECK(unmangled_base_name("_ZN4gemm5solveEv") == "_ZN4gemm5solveEv"); // in a namespace: not solve()
+    CHECK(unmangled_base_name("_Z99x") == "_Z99x");
+    CHECK(unmangled_base_name("_Z") == "_Z");
+}
+
+TEST_CASE("a library without solve() is CE in the solution's terms: empty, no extern \"C\", the nearest name") {
+    REQUIRE_NVCC();
+    TempFolder folder;
+    const std::string parameters = "(const float *A, const float *B, float *C, int M, int N, int K) {}\n";
+    const std::vector<std::pair<std::string, std::string>> cases = {
+        {"empty.cu", " \n\n"},
+        {"misspelt.cu", "extern \"C\" void solv" + parameters},
+        {"mangled.cu", "void solve" + parameters},
+        {"other.cu", "extern \"C\" void gemm" + parameters},
+        {"good.cu", "extern \"C\" void solve" + parameters}};
+    std::map<std::string, CompileResult> results;
+    for (const auto &[name, text] : cases)
+        results[name] = compile_solution(folder.write(name, text), options_in(folder));
+    const std::string declaration = std::string(solve_declaration);
+    CHECK(results["empty.cu"].diagnostics == folder.at("empty.cu") + " is empty: a solution defines\n" + declaration);
+    CHECK(results["misspelt.cu"].diagnostics == folder.at("misspelt.cu") +
+                                                    " defines no solve(); did you mean solv → solve? A solution "
+                                                    "defines\n" +
+                                                    declaration);
+    CHECK(results["mangled.cu"].diagnostics == folder.at("mangled.cu") +
+                                                   " defines solve() without extern \"C\" (so it is named "
+                                                   "_Z5solvePKfS0_Pfiii); declare it as\n" +
+                                                   declaration);
+    CHECK(results["other.cu"].diagnostics ==
+          folder.at("other.cu") + " defines no function named solve; declare it as\n" + declaration);
+    for (const char *bad : {"empty.cu", "misspelt.cu", "mangled.cu", "other.cu"}) CHECK_FALSE(results[bad].ok);
+    CHECK_MESSAGE(results["good.cu"].ok, results["good.cu"].diagnostics);
+    const auto cached = compile_solution(folder.at("misspelt.cu"), options_in(folder));
+    CHECK(cached.cached);
+    CHECK_FALSE(cached.ok);                               // a cached library is checked too
+    CHECK_FALSE(exported_symbols(folder.at("empty.cu"))); // not an ELF file
 }
 
 TEST_CASE("nvcc arguments build a shared library for the target with the include folders") {

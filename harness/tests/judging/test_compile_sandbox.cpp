@@ -7,8 +7,8 @@
 // things; the real nvcc, where there is one, gets `#include "/dev/zero"`.
 #include "common/errors.hpp"
 #include "common/text.hpp"
-#include "judging/compile/compile.hpp"
-#include "judging/compile/compile_cache.hpp"
+#include "compile/compile.hpp"
+#include "compile/compile_cache.hpp"
 #include "judging/os/process.hpp"
 #include "sandbox/landlock.hpp"
 #include "test_support.hpp"

@@ -1,6 +1,6 @@
 // A LeetGPU matrix-multiplication solution in the older starter's form: `#include "solve.h"`
 // and a plain `void solve(...)`, no extern "C". It compiles and is found as it is because
-// the judge's own solve.h (harness/judging/compile/starter/solve.h) gives solve() C linkage.
+// the judge's own solve.h (harness/compile/starter/solve.h) gives solve() C linkage.
 // Judged by the tests (test_compile.cpp on the CPU, test_judge_end_to_end.cpp on the GPU): AC.
 #include "solve.h"
 #include <cuda_runtime.h>

@@ -2,7 +2,7 @@
 // and invisible input in testcase files, the compile cache seen from the command line, and
 // the checkout's own suite. With a GPU the solutions here are judged on one sample case.
 #include "common/terminal_text.hpp"
-#include "judging/compile/compile.hpp"
+#include "compile/compile.hpp"
 #include "judging/os/process.hpp"
 #include "test_support.hpp"
 
@@ -537,6 +537,16 @@ TEST_CASE("a mistyped option is judge: on stderr with the nearest option, stdout
     CHECK(judge({naive, "--revael"}, Stream::out).output.empty());
 }
 
+TEST_CASE("a mistyped --case, or one in --list, names the nearest testcase, exit 64") {
+    for (const std::vector<std::string> &args :
+         {std::vector<std::string>{naive, "--case", "04-prims"}, {"--list", "--case", "04-prims"}}) {
+        const auto err = judge(args, Stream::err);
+        CAPTURE(err.output);
+        CHECK(err.status == 64);
+        CHECK(err.output == "judge: --case 04-prims: no testcase has this name; did you mean 04-primes?\n");
+    }
+}
+
 TEST_CASE("case new takes --shape as MxNxK, as the judge does, or as M N K") {
     TempFolder folder;
     fs::create_directories(folder.at("suite"));
@@ -563,12 +573,12 @@ TEST_CASE("without a GPU the judge says why once on stderr, in two lines of at m
     CHECK(lines[0].rfind("judge: no GPU: ", 0) == 0);
     for (const auto &line : lines) CHECK(display_width(line) <= 100);
     CHECK_FALSE(contains(err.output, "CUDA said"));
-    // stdout holds the report: the compile line, and nothing about the GPU.
+    // stdout holds the report: the compile line, with the target chosen without a GPU, and
+    // not the diagnostic.
     const auto out = judge(judged(folder, solution, nvcc), Stream::out);
     CHECK(out.status == 6);
-    CHECK(contains(out.output, "sol.cu  compiled for "));
-    CHECK(contains(out.output, "solve() found"));
-    CHECK_FALSE(contains(out.output, "no GPU"));
+    CHECK(contains(out.output, "sol.cu  compiled for sm_90a (no GPU found; --arch to choose); solve() found"));
+    CHECK_FALSE(contains(out.output, "judge: no GPU"));
     // compare's two sides find the one machine without a GPU: said once.
     const auto other = folder.write("other.cu", read_text(naive));
     const auto compare =

@@ -5,6 +5,7 @@
 #include "judging/os/process.hpp"
 #include "test_support.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <csignal>
 #include <cstdlib>
@@ -230,7 +231,29 @@ TEST_CASE("a compile error is CE with nvcc's message, with or without a GPU") {
 TEST_CASE("a solve() without extern \"C\" is CE with a sentence saying so, with or without a GPU") {
     const auto run = run_judge(known_bad_dir + "/missing-extern-c.cu", {}, "known-bad-missing-extern-c");
     CHECK(run.exit_code == 4);
-    CHECK(run.output.find("no extern \"C\" solve symbol") != std::string::npos);
+    CHECK(run.output.find("missing-extern-c.cu defines solve() without extern \"C\"") != std::string::npos);
+}
+
+// Compiled as a user without a GPU would (no GPU visible even where there is one): for the
+// H200's sm_90a, so that cp.async, TF32 and wgmma are compiled as the GPU would, and a
+// rung that cannot be compiled is caught on a machine without a GPU.
+TEST_CASE("every rung of the ladder in solutions/ compiles without a GPU, for sm_90a") {
+    if (gemm::test::skip_without_nvcc()) return;
+    std::vector<std::string> rungs;
+    for (const auto &entry : fs::directory_iterator(source_dir + "/solutions"))
+        if (std::regex_match(entry.path().filename().string(), std::regex(R"([0-9]{2}-.*\.cu)")))
+            rungs.push_back(entry.path().string());
+    std::sort(rungs.begin(), rungs.end());
+    REQUIRE(rungs.size() >= 11);
+    for (const auto &rung : rungs) {
+        const auto run = gemm::run_captured({"env", "CUDA_VISIBLE_DEVICES=", judge_program, rung, "--cache-dir",
+                                             gemm::test::shared_compile_cache(), "--no-history"});
+        CAPTURE(run.output);
+        CHECK_MESSAGE(run.exit_code == 6, rung);
+        CHECK(run.output.find(fs::path(rung).filename().string() +
+                              "  compiled for sm_90a (no GPU found; --arch to choose); solve() found") !=
+              std::string::npos);
+    }
 }
 
 TEST_CASE("without a GPU the judge compiles the solution, says so and exits 6") {

@@ -1,10 +1,11 @@
 // nvcc → a shared library holding the solution, taken from the compile cache when nothing
 // nvcc would read has changed (compile_cache.hpp). CE is nvcc failing on the solution or
-// stopped by a compile limit; an nvcc that cannot run, an unusable cache folder or a full
-// disk is a setup error, never CE. nvcc runs confined and bounded (compile_sandbox.hpp).
+// stopped by a compile limit, or a library without solve() (solve_symbol.hpp); an nvcc that
+// cannot run, an unusable cache folder or a full disk is a setup error, never CE. nvcc runs
+// confined and bounded (compile_sandbox.hpp).
 #pragma once
 
-#include "judging/compile/compile_options.hpp"
+#include "compile/compile_options.hpp"
 
 #include <cstdint>
 #include <optional>
@@ -26,8 +27,10 @@ struct CompileResult {
     bool cached = false;
     bool rebuilt_damaged = false; // the cached library had changed on disk (truncated, overwritten)
     double seconds = 0;
-    std::string library;                 // path of the .so on success
-    std::string diagnostics;             // nvcc's own messages (file(line): error ...) on failure
+    std::string library; // path of the .so on success
+    // CE's message: "nvcc failed" and nvcc's own lines (file(line): error ...), then a line
+    // when the cause is the GPU target (target_hint); or why the library has no solve().
+    std::string diagnostics;
     std::string command;                 // the nvcc command line, for the report
     std::vector<std::string> unconfined; // what of nvcc's sandbox this kernel could not apply
 };

@@ -8,7 +8,7 @@
 // system's OOM killer ends it, and `#include "/root/secret.case"` shows nothing of it.
 #pragma once
 
-#include "judging/compile/compile_options.hpp"
+#include "compile/compile_options.hpp"
 #include "judging/os/process.hpp"
 #include "sandbox/policy.hpp"
 

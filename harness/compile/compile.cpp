@@ -1,15 +1,18 @@
-#include "judging/compile/compile.hpp"
+#include "compile/compile.hpp"
 #include "common/errors.hpp"
+#include "common/nearest_name.hpp"
 #include "common/text.hpp"
-#include "judging/compile/compile_cache.hpp"
-#include "judging/compile/compile_sandbox.hpp"
-#include "judging/compile/dependency_file.hpp"
-#include "judging/compile/gpu_target.hpp"
+#include "compile/compile_cache.hpp"
+#include "compile/compile_sandbox.hpp"
+#include "compile/dependency_file.hpp"
+#include "compile/gpu_target.hpp"
+#include "compile/solve_symbol.hpp"
 #include "judging/os/interrupt.hpp"
 #include "judging/os/process.hpp"
 #include "judging/os/scratch_folder.hpp"
 #include "sandbox/confine.hpp"
 
+#include <algorithm>
 #include <cerrno>
 #include <chrono>
 #include <cstdlib>
@@ -45,13 +48,41 @@ std::string file_kind(mode_t mode) {
     return "something else";
 }
 
+// The .cu file beside a missing `path` whose name is nearest to its name: "solutions/tiled.cu"
+// for "solutions/tild.cu".
+std::optional<std::string> nearest_solution_file(const std::string &path) {
+    const fs::path typed(path);
+    std::error_code ec;
+    std::vector<std::string> names;
+    for (fs::directory_iterator it(typed.has_parent_path() ? typed.parent_path() : ".", ec), end; !ec && it != end;
+         it.increment(ec))
+        if (it->path().extension() == ".cu" && it->is_regular_file(ec)) names.push_back(it->path().filename());
+    std::sort(names.begin(), names.end()); // the same suggestion whatever order the folder lists
+    const auto near = nearest_name(typed.filename().string(), names);
+    if (!near) return std::nullopt;
+    return (typed.parent_path() / *near).string();
+}
+
 constexpr std::size_t max_compiler_output = 1u << 20; // a flood of errors is cut, not held in memory
+
+// A library that defines no solve() is CE too, said in the solution's terms (solve_symbol.hpp).
+CompileResult with_solve_checked(CompileResult result, const std::string &source_path, const std::string &library) {
+    result.library = library;
+    const auto missing = missing_solve(source_path, library);
+    result.ok = !missing;
+    if (missing) result.diagnostics = *missing;
+    return result;
+}
 
 } // namespace
 
 std::optional<std::string> why_not_a_solution_file(const std::string &path) {
     struct stat s {};
-    if (stat(path.c_str(), &s) != 0) return std::string(std::strerror(errno));
+    if (stat(path.c_str(), &s) != 0) {
+        const std::string why = std::strerror(errno);
+        if (const auto near = nearest_solution_file(path)) return why + "; did you mean " + *near + "?";
+        return why;
+    }
     std::error_code ec;
     const auto real = fs::canonical(path, ec);
     const std::string where = !ec && real != fs::absolute(path).lexically_normal() ? " (" + real.string() + ")" : "";
@@ -77,7 +108,7 @@ std::vector<std::string> nvcc_arguments(const std::string &source, const std::st
 
 std::string starter_include_dir() {
     const char *root = std::getenv("GEMM_JUDGE_ROOT");
-    if (root && *root) return std::string(root) + "/harness/judging/compile/starter";
+    if (root && *root) return std::string(root) + "/harness/compile/starter";
     return GEMM_JUDGE_STARTER_DIR;
 }
 
@@ -100,9 +131,8 @@ CompileResult compile_solution(const std::string &source_path, const CompileOpti
     const std::string entry =
         cache_entry_name(source_path, nvcc_arguments(fs::absolute(source_path).string(), "", options), version);
     if (auto library = cache.find(entry, result.rebuilt_damaged)) {
-        result.ok = result.cached = true;
-        result.library = *library;
-        return result;
+        result.cached = true;
+        return with_solve_checked(std::move(result), source_path, *library);
     }
 
     const std::string partial = cache.scratch_path(entry, ".so");
@@ -130,14 +160,14 @@ CompileResult compile_solution(const std::string &source_path, const CompileOpti
             throw SetupError("the disk of " + *full +
                              " is full (nvcc: No space left on device); free some space, "
                              "or give the cache another folder with --cache-dir (temporary files: TMPDIR)");
-        result.diagnostics = run.output.empty() ? "nvcc failed without a message" : run.output;
+        result.diagnostics = run.output.empty() ? "nvcc failed without a message" : "nvcc failed\n" + run.output;
         if (const auto limit = compile_limit_reached(run, options.limits))
             result.diagnostics = *limit + "\n" + result.diagnostics;
+        else if (const auto hint = target_hint(run.output, options.arch))
+            result.diagnostics += (result.diagnostics.back() == '\n' ? "" : "\n") + *hint + "\n";
         return result;
     }
-    result.library = cache.store(entry, partial, inputs, started_on_disk);
-    result.ok = true;
-    return result;
+    return with_solve_checked(std::move(result), source_path, cache.store(entry, partial, inputs, started_on_disk));
 }
 
 } // namespace gemm

@@ -1,4 +1,4 @@
-#include "judging/compile/dependency_file.hpp"
+#include "compile/dependency_file.hpp"
 
 #include <cctype>
 

@@ -1,5 +1,5 @@
 // solve.h — put on nvcc's include path, after the solution's own folder and --include's,
-// by the judge (judging/compile/compile.cpp: starter_include_dir).
+// by the judge (compile/compile.cpp: starter_include_dir).
 //
 // LeetGPU's older starter code for its matrix-multiplication challenge begins with
 // `#include "solve.h"` and defines a plain `void solve(...)`, relying on LeetGPU's own

@@ -1,7 +1,7 @@
-#include "judging/compile/compile_cache.hpp"
+#include "compile/compile_cache.hpp"
 #include "common/errors.hpp"
 #include "common/text.hpp"
-#include "judging/compile/content_hash.hpp"
+#include "compile/content_hash.hpp"
 #include "judging/os/interrupt.hpp"
 
 #include <algorithm>

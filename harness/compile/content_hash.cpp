@@ -1,4 +1,4 @@
-#include "judging/compile/content_hash.hpp"
+#include "compile/content_hash.hpp"
 
 #include <cstdint>
 #include <cstdio>

@@ -1,4 +1,4 @@
-#include "judging/compile/compile_sandbox.hpp"
+#include "compile/compile_sandbox.hpp"
 #include "common/text.hpp"
 
 #include <algorithm>

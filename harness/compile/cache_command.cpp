@@ -1,6 +1,6 @@
-#include "judging/compile/cache_command.hpp"
+#include "compile/cache_command.hpp"
 #include "common/terminal_text.hpp"
-#include "judging/compile/compile_cache.hpp"
+#include "compile/compile_cache.hpp"
 
 #include <cstdio>
 #include <iostream>
