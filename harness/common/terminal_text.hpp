@@ -14,6 +14,10 @@
 
 namespace gemm {
 
+// The columns every line the judge prints fits in: a terminal's 80 would cut the table's
+// name, shape and time columns; more than 100 wraps on a laptop's half-screen terminal.
+constexpr std::size_t console_width = 100;
+
 // Control bytes (C0, DEL, C1) and bytes that are not UTF-8 become `\xHH`; characters that
 // print as nothing or reorder text (format characters such as zero-width spaces,
 // bidirectional overrides and U+FEFF; line and paragraph separators; noncharacters) become

@@ -27,8 +27,8 @@ int run_cache_command(const std::string &action, const std::string &cache_dir) {
     }
     const CacheUsage usage = cache.usage();
     std::cout << escape_for_terminal(cache.folder()) << ": " << usage.libraries << " compiled solution(s), "
-              << mebibytes(usage.bytes) << " (at most " << mebibytes(CompileCache::max_bytes)
-              << " are kept; the least recently used go first)\n";
+              << mebibytes(usage.bytes) << "\n  at most " << mebibytes(CompileCache::max_bytes)
+              << " are kept; the least recently used go first\n";
     return 0;
 }
 

@@ -1,8 +1,7 @@
 // The kinds of work a calibration call does (runner/calibration_kernel.cu). What a call costs
-// beyond its own work depends on the work's kind as well as its length: on the H200, every
-// rung's 0.2–1.4 ms calls cost 10–30 µs more or less than one calibration call of their length,
-// rung 11 (TMA and wgmma, 1 block of 384 threads and 192 KB of shared memory per SM) always
-// more. So short runs are stood in for by kernels of several kinds, and how far apart their
+// beyond its own work depends on the work's kind as well as its length: the ladder's short
+// calls cost more or less than one calibration call of their length, a TMA and wgmma kernel always
+// more (docs/perf-notes.md). So short runs are stood in for by kernels of several kinds, and how far apart their
 // costs lie is the offset's uncertainty (measurement/offset_rule.hpp, settle_calibrations).
 #pragma once
 

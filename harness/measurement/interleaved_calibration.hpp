@@ -1,7 +1,7 @@
 // Calibration calls interleaved with a short run's own calls. A run's path cost (what a call
-// costs beyond its own work) moves by 10–25 µs between batches of calls a fraction of a
-// second apart (H200: the two rounds of one rank shape, a batch of calibration calls measured after
-// the run), which is more than 1% of a call under 3 ms. Calibration calls made between the run's own
+// costs beyond its own work) moves between batches of calls a fraction of a second apart
+// (the two rounds of one rank shape, a batch of calibration calls measured after the run) by more
+// than 1% of a call under 3 ms (docs/perf-notes.md). Calibration calls made between the run's own
 // calls see the same moments as the run, so what they cost is what the run's calls paid.
 // Pure rule on measured figures: the referee makes the calls (referee/case_referee.cpp).
 #pragma once
@@ -21,7 +21,7 @@ struct CalibrationTurn {
         0; // how long the calibration call keeps the SMs busy: the run's median so far, less the empty call
     CalibrationKind kind = CalibrationKind::Light;
     // Calls in a row, the first of which is not kept: a call in the other runner's process
-    // after the run's calls costs 10–30 µs more than the next one (H200), while the run's
+    // after the run's calls costs more than the next one (docs/perf-notes.md), while the run's
     // own calls follow each other; the rest are kept.
     int calls = 3;
 };

@@ -35,30 +35,29 @@ struct EmptyCallDecision {
 // before the solution was loaded.
 EmptyCallDecision settle_empty_call(const std::optional<EmptyCall> &before, const std::vector<EmptyCall> &after);
 
-// What a call costs beyond its own work grows with the work's length (H200: an empty call
-// 0.35 ms; a call whose kernel keeps the GPU busy 1 / 3 / 10 / 20 ms costs 27 / 59 / 131 /
-// 200 µs more, in the switch into the runner's context and in the switch back, whatever the
-// kernel does), so the cost taken off a run is measured by a calibration call of the run's own
+// What a call costs beyond its own work grows with the work's length (in the switch into the
+// runner's context and in the switch back, whatever the kernel does; docs/perf-notes.md has
+// the figures), so the cost taken off a run is measured by a calibration call of the run's own
 // length: the baseline runner's kernel reading A and B, busy for that long, then writing C
 // (RunnerWork::Calibration).
 // The length: the run's raw median less the empty call, never below 0.
 double calibration_length_ms(double raw_median_ms, const EmptyCall &empty);
-// Below 0.05 ms the length adds nothing measurable (a few µs): the empty call stands in.
+// Below 0.05 ms the length adds nothing measurable: the empty call stands in.
 bool wants_calibration(double length_ms);
 // How many calibration calls: enough for a stable median on short runs, three on long ones,
-// whose calls scatter by ±40 µs with a rare outlier (the calibration call costs about its length a
-// call: at most ~3 lengths + 12 ms a run).
+// whose calls scatter with a rare outlier (the calibration call costs about its length a call: at
+// most ~3 lengths + 12 ms a run).
 int calibration_calls(double length_ms);
 // How far above the empty call a calibration call's cost may go: the most the length can explain
-// (2% of it + 30 µs, twice what the H200 showed at every length); beyond it a busy GPU,
+// (2% of it + 30 µs, twice what was seen at every length: docs/perf-notes.md); beyond it a busy GPU,
 // not the length, would be speaking, and the cap is what is taken off.
 double calibration_excess_cap_ms(double length_ms);
 // The cost to take off: the calibration call's, capped; it carries the empty call's figures beside it.
 EmptyCall settle_calibration(const EmptyCall &empty, const EmptyCall &calibration, double length_ms);
 
 // Which kinds stand in for a run of this length. Below 3 ms every kind: there 1% of a call
-// is less than the 10–30 µs by which the path's cost differs between kinds of work of the
-// same length, so one kind's cost would claim more than is known. From 3 ms the light one
+// is less than what the path's cost differs by between kinds of work of one length
+// (docs/perf-notes.md), so one kind's cost would claim more than is known. From 3 ms the light one
 // alone (the kinds' differences stay under 1% of such a call).
 std::vector<CalibrationKind> calibration_kinds(double length_ms);
 // Several kinds: each capped as settle_calibration caps it; the cost taken off is the middle

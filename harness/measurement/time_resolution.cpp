@@ -1,4 +1,5 @@
 #include "measurement/time_resolution.hpp"
+#include "common/text.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -63,6 +64,23 @@ int significant_digits(double value_ms, double resolution_ms) {
     if (value_ms <= 0 || resolution_ms <= 0) return 4;
     const int digits = static_cast<int>(std::floor(-std::log10(resolution_ms / value_ms))) + 1;
     return std::clamp(digits, 1, 4);
+}
+
+std::string time_text(const ResolvedTime &t) {
+    switch (t.kind) {
+    case ResolvedTime::Kind::Below: return "< " + formatted("%g", t.bound_ms) + " ms";
+    case ResolvedTime::Kind::WithError: {
+        const int decimals = t.decimals_in(1);
+        return formatted("%.*f ± %.*f ms", decimals, t.value_ms, decimals, t.resolution_ms);
+    }
+    case ResolvedTime::Kind::Plain: break;
+    }
+    if (t.value_ms >= 1000) return formatted("%.*f s", t.decimals_in(1000), t.value_ms / 1000);
+    return formatted("%.*f ms", t.decimals_in(1), t.value_ms);
+}
+
+std::string time_text(const TimedRun &run) {
+    return time_text(resolve_time(run.stats.median_ms, time_resolution_ms(run)));
 }
 
 } // namespace gemm

@@ -14,6 +14,8 @@
 
 #include "measurement/timed_run.hpp"
 
+#include <string>
+
 namespace gemm {
 
 struct TimeResolutionRule {
@@ -44,6 +46,13 @@ struct ResolvedTime {
 // digit, and the value to the same place; otherwise alone, to the place the resolution moves
 // by at most one unit (17.03 ms ± 0.085 → "17.0 ms").
 ResolvedTime resolve_time(double value_ms, double resolution_ms);
+
+// The time as every front end prints it — the console's table, the JSON report's
+// `time_text` (which the page, batch and history show as it is): "< 0.05 ms",
+// "0.20 ± 0.01 ms", "17.0 ms", "1.23 s".
+std::string time_text(const ResolvedTime &time);
+// The median of a run as told at the run's own resolution.
+std::string time_text(const TimedRun &run);
 
 // How many significant digits a figure derived from the time (a rate) may show: as many as
 // its relative resolution allows, 1 to 4.

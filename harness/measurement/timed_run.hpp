@@ -52,8 +52,8 @@ struct EmptyCall {
         false; // the calibration calls were made between the run's own calls (measurement/interleaved_calibration.hpp)
     // A solution's run with interleaved calibration calls: the same turns made in the solution's own
     // process too, and what they cost there less what they cost in the baseline's (medians).
-    // The path's cost belongs to the process that makes the call (H200: a few µs apart, a
-    // different few in each run), so this is how far the offset moves on its way into the
+    // The path's cost belongs to the process that makes the call (a few µs apart, a
+    // different few in each run: docs/perf-notes.md), so this is how far the offset moves on its way into the
     // solution's process. That process is not trusted (it could slow them down), so this
     // is never taken off a time: it only widens the offset's spread where the clock is
     // held against the solution's own events (measurement/events_cross_check.hpp).

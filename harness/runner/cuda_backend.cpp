@@ -38,8 +38,7 @@ CudaBackend::~CudaBackend() {
 std::string CudaBackend::start(bool baseline) {
     // Spin, never sleep, while waiting for the GPU: a thread that sleeps through a long
     // kernel wakes tens of µs late (the deeper the CPU's idle state, the later), and that
-    // lateness would be counted in the call's time (measured on the H200: +0.1 ms at
-    // 4096³ when both ends of the call slept).
+    // lateness would be counted in the call's time (docs/perf-notes.md).
     if (const cudaError_t e = cudaSetDeviceFlags(cudaDeviceScheduleSpin); e != cudaSuccess)
         return std::string("cannot use the GPU: ") + cudaGetErrorString(e);
     if (const cudaError_t e = cudaFree(nullptr); e != cudaSuccess)
@@ -155,9 +154,9 @@ CallOutcome CudaBackend::call(const CallOrder &o) {
     case RunnerWork::Nothing:
         // Nothing but what every call must do on the GPU: write C (the poison again).
         // The switch to this context and back is part of every real call, and so are
-        // C's lines left dirty in the L2 when it switches back (on the H200, with an
-        // empty kernel here, a real call cost 10–40 µs more than the empty call beyond
-        // its own events); the memset's own time is in its events, which are not taken
+        // C's lines left dirty in the L2 when it switches back (with an empty kernel here,
+        // a real call cost more than the empty call beyond its own events:
+        // docs/perf-notes.md); the memset's own time is in its events, which are not taken
         // off the solution's time.
         if (cudaMemsetAsync(C, 0xFF, std::size_t(o.M) * o.K * sizeof(float), nullptr) != cudaSuccess)
             return failed("the empty call's memset failed");

@@ -12,7 +12,10 @@ namespace gemm {
 namespace {
 
 // Text made from testcase files and their names reaches the terminal escaped.
-void print(std::ostream &out, const std::string &text) { out << escape_for_terminal(text, true); }
+// A message longer than a terminal's line goes on under a two-space indent, broken at spaces.
+void print(std::ostream &out, const std::string &text) {
+    out << wrap_to_width(escape_for_terminal(text, true), console_width, 2);
+}
 
 // The named case from the good files of the suite: another file being bad does not stop
 // it (it is mentioned), the named one being bad is its own problem.

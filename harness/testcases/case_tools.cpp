@@ -23,6 +23,7 @@
 #include <fstream>
 #include <initializer_list>
 #include <limits>
+#include <map>
 #include <sstream>
 
 namespace gemm {
@@ -182,7 +183,17 @@ std::string data_words(const std::string &data) {
     std::string words, word;
     while (in >> word) words += (words.empty() ? "" : " ") + word;
     if (words.rfind("explicit", 0) == 0)
-        throw UsageError("--data explicit: needs its matrices written out; import them with `judge case import`");
+        throw UsageError("--data explicit: needs its matrices written out; `judge case import` takes them");
+    // The kinds and their word counts in the option's own syntax (the file's parser says
+    // `data …`, which a --data value does not start with); the numbers are the parser's.
+    const std::map<std::string, std::size_t> words_of_kind = {
+        {"uniform", 3}, {"integers", 3}, {"normal", 1}, {"mixed", 1}, {"sparse", 2}};
+    const std::string kind = words.substr(0, words.find(' '));
+    const std::size_t count = std::count(words.begin(), words.end(), ' ') + (words.empty() ? 0 : 1);
+    const auto known = words_of_kind.find(kind);
+    if (known == words_of_kind.end() || known->second != count)
+        throw UsageError("--data '" + escape_for_terminal(data) +
+                         "': expected 'uniform LOW HIGH', 'integers LOW HIGH', normal, mixed or 'sparse DENSITY'");
     return words;
 }
 

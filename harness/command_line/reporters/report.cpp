@@ -124,29 +124,19 @@ std::string fit_to_width(const std::string &text, std::size_t width, std::size_t
     const std::size_t room = width > indent + 8 ? width - indent : 8;
     std::string out;
     std::istringstream lines(wrap_to_width(text, room));
-    for (std::string line; std::getline(lines, line);) {
-        // A word longer than the line (a path, a compiler's message) is broken where it must.
-        do {
-            const std::string part = truncate_to_width(line, room);
-            out += std::string(indent, ' ') + part + "\n";
-            line.erase(0, part.empty() ? line.size() : part.size());
-        } while (!line.empty());
-    }
+    // Broken at spaces only: a word longer than the line (a path, a mangled name) stays whole,
+    // so that it can still be copied from the terminal.
+    for (std::string line; std::getline(lines, line);) out += std::string(indent, ' ') + line + "\n";
     return out;
 }
 
-std::string format_time(const TimedRun &run) {
-    const ResolvedTime t = resolve_time(run.stats.median_ms, time_resolution_ms(run));
-    switch (t.kind) {
-    case ResolvedTime::Kind::Below: return "< " + formatted("%g", t.bound_ms) + " ms";
-    case ResolvedTime::Kind::WithError: {
-        const int decimals = t.decimals_in(1);
-        return formatted("%.*f ± %.*f ms", decimals, t.value_ms, decimals, t.resolution_ms);
-    }
-    case ResolvedTime::Kind::Plain: break;
-    }
-    if (t.value_ms >= 1000) return formatted("%.*f s", t.decimals_in(1000), t.value_ms / 1000);
-    return formatted("%.*f ms", t.decimals_in(1), t.value_ms);
+std::string wrapped_where_long(const std::string &text, std::size_t width, std::size_t hanging) {
+    std::string out;
+    std::istringstream lines(text);
+    for (std::string line; std::getline(lines, line);)
+        out += (display_width(line) <= width ? line : wrap_to_width(line, width, hanging)) + "\n";
+    if (!text.empty() && text.back() != '\n') out.pop_back();
+    return out;
 }
 
 std::string styled_verdict(Verdict v, bool colour) {
@@ -193,8 +183,7 @@ std::string format_row(const CaseResult &r, const ConsoleLayout &layout, bool sh
                       pad(shape(r.M, r.N, r.K), layout.shape_width()) +
                       styled_cell(r.verdict, verdict_name(r.verdict), verdict_width + 2, colour);
     std::string cells = pad(error_text(r), error_width);
-    if (r.timing)
-        cells += pad(format_time(*r.timing), time_width) + pad(rate_text(r), rate_width) + cublas_share_text(r);
+    if (r.timing) cells += pad(time_text(*r.timing), time_width) + pad(rate_text(r), rate_width) + cublas_share_text(r);
     cells.erase(cells.find_last_not_of(' ') + 1);
     row += cells;
     row.erase(row.find_last_not_of(' ') + 1);
@@ -277,11 +266,16 @@ std::string format_events_alert(const std::vector<CaseResult> &results) {
     }
     if (disagreeing.empty()) return "";
     const auto &[r, check] = disagreeing.front();
-    std::string text = formatted("events in the solution's process say %#.3g ms, the clock %#.3g ms (%+.1f%%)",
+    std::string text = formatted("the solution's own events say %#.3g ms, the clock %#.3g ms (%+.1f%%)",
                                  check.events_ms, check.clock_ms, 100 * check.difference_ms() / check.events_ms);
     if (disagreeing.size() > 1) text += formatted("; %zu more (--verbose)", disagreeing.size() - 1);
-    const std::size_t room = console_width - std::min(console_width - 20, display_width(text) + 2);
-    return truncate_to_width(escape_for_terminal(r->name), room) + ": " + text + "\n";
+    // One line, the name cut to the room left; where too little is left, the name on a line
+    // of its own.
+    const std::size_t text_width = display_width(text) + 2;
+    if (text_width + 12 <= console_width)
+        return abbreviate_uniquely({escape_for_terminal(r->name)}, console_width - text_width).front() + ": " + text +
+               "\n";
+    return escape_for_terminal(r->name) + ":\n" + fit_to_width(text, console_width, 2);
 }
 
 std::string format_verification(const std::vector<CaseResult> &results) {

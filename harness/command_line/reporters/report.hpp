@@ -10,6 +10,7 @@
 #pragma once
 
 #include "command_line/reporters/run_timeline.hpp"
+#include "common/terminal_text.hpp"
 #include "compile/compile.hpp"
 #include "verification/case_result.hpp"
 
@@ -20,8 +21,6 @@
 #include <vector>
 
 namespace gemm {
-
-constexpr std::size_t console_width = 100;
 
 // A case the run will judge, known before it runs: the table's columns are sized for them.
 struct PlannedCase {
@@ -70,8 +69,6 @@ std::string format_device(const DeviceInfo &device);
 std::string format_column_titles(const ConsoleLayout &layout = ConsoleLayout());
 // One row; for anything but AC the lines below it say why, wrapped to console_width.
 std::string format_row(const CaseResult &r, const ConsoleLayout &layout, bool show_output, bool colour = false);
-// A time as its run can tell it: "17.0 ms", "0.51 ± 0.02 ms", "< 0.05 ms".
-std::string format_time(const TimedRun &run);
 // The map of bad elements under a WA row, with its legend.
 std::string format_map(const std::string &map, int M, int K);
 // "47/47 AC · 16% of cuBLAS (3 cases) · 8.0 s": the counts (and cases not run), the
@@ -91,9 +88,12 @@ std::string styled_verdict(Verdict v, bool colour);
 // Colour on the terminal `fd` is wanted: it is a terminal, NO_COLOR is unset or empty
 // (no-color.org) and TERM is not "dumb".
 bool terminal_wants_colour(int fd);
-// `text` broken into lines of at most `width` columns, each after `indent` spaces: at spaces,
-// and inside a word longer than a line (a path, a compiler's line).
+// `text` broken at spaces into lines of at most `width` columns, each after `indent` spaces;
+// a word longer than a line (a path, a mangled name) stays whole on a line of its own.
 std::string fit_to_width(const std::string &text, std::size_t width, std::size_t indent);
+// Each line of `text` as it is where it fits in `width` columns (a table keeps its spacing),
+// else broken at spaces, its continuation lines `hanging` spaces further in than it.
+std::string wrapped_where_long(const std::string &text, std::size_t width, std::size_t hanging);
 
 // --verbose: the method, every figure of it.
 // "verified: every call of solve(), 812 calls: 41 against …": how the outputs behind the times were checked.

@@ -156,6 +156,10 @@ json case_report_json(const CaseResult &r) {
     // How far the medians may move when judged again (measurement/time_resolution.hpp).
     if (r.timing) c["time_resolution_ms"] = time_resolution_ms(*r.timing);
     if (r.baseline) c["cublas_time_resolution_ms"] = time_resolution_ms(*r.baseline);
+    // The medians as printed (measurement/time_resolution.hpp decides it once): a front end
+    // shows this text, never a rounding of its own.
+    if (r.timing) c["time_text"] = time_text(*r.timing);
+    if (r.baseline) c["cublas_time_text"] = time_text(*r.baseline);
     if (r.timing && r.baseline) c["fraction_of_cublas"] = r.baseline->stats.median_ms / r.timing->stats.median_ms;
     for (const auto &[key, run] :
          {std::pair{"own_events_cross_check", &r.timing}, std::pair{"cublas_own_events_cross_check", &r.baseline}})

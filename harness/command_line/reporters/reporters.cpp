@@ -131,9 +131,11 @@ void ConsoleReporter::compile_failed(const RunContext &run, const std::string &m
     said_once_ = true;
     out_ << escape_for_terminal(std::filesystem::path(run.solution).filename().string()) << "  "
          << styled_verdict(Verdict::CE, colour_) << ":\n";
-    // nvcc's lines as it wrote them, each cut to the console: a message is read line by line.
+    // nvcc's lines as it wrote them where they fit (a caret stays under its column), a longer
+    // one broken at spaces: a message is read line by line.
     std::istringstream lines(escape_for_terminal(message, true));
-    for (std::string line; std::getline(lines, line);) out_ << fit_to_width(line, console_width, 2);
+    for (std::string line; std::getline(lines, line);)
+        out_ << "  " << wrapped_where_long(line, console_width - 2, 4) << "\n";
     out_ << std::flush;
 }
 
@@ -145,7 +147,9 @@ void ConsoleReporter::start_failed(const RunContext &run, Verdict verdict, const
          << fit_to_width(escape_for_terminal(why, true), console_width, 2) << std::flush;
 }
 
-void ConsoleReporter::note(const std::string &text) { out_ << escape_for_terminal(text, true) << "\n" << std::flush; }
+void ConsoleReporter::note(const std::string &text) {
+    out_ << wrapped_where_long(escape_for_terminal(text, true), console_width, 2) << "\n" << std::flush;
+}
 
 void ConsoleReporter::case_skipped(const TestCase &tc, const std::string &why) {
     out_ << fit_to_width(escape_for_terminal(tc.name) + "  skipped: " + escape_for_terminal(why, true), console_width,
@@ -170,7 +174,10 @@ void ConsoleReporter::case_finished(const CaseResult &r, const TestCase &tc, con
 }
 
 void ConsoleReporter::said(const std::string &text) {
-    if (!text.empty()) out_ << escape_for_terminal(text, true) << (text.back() == '\n' ? "" : "\n") << std::flush;
+    // A sentence longer than a line goes on under its own indent; the tables fit as they are.
+    if (!text.empty())
+        out_ << wrapped_where_long(escape_for_terminal(text, true), console_width, 2)
+             << (text.back() == '\n' ? "" : "\n") << std::flush;
 }
 
 void ConsoleReporter::leaderboards_listed(const Leaderboards &x) {

@@ -25,10 +25,18 @@ std::string shown_score(const Attempt &a) {
                      a.mode == "rank" ? "ranked" : "timed");
 }
 
-// "+3.1%", with "(not significant)" when the change is inside the noise.
+// "+3.1%", or "(+0.3%)" when the change is inside the noise.
 std::string change_text(const std::optional<ScoreChange> &change) {
     if (!change) return "-";
-    return formatted("%+.1f%%", 100 * change->relative) + (change->significant ? "" : " (not significant)");
+    const std::string percent = formatted("%+.1f%%", 100 * change->relative);
+    return change->significant ? percent : "(" + percent + ")";
+}
+
+// "2025-06-01 12:34" of "2025-06-01T12:34:56Z": the minute tells attempts apart for a reader.
+std::string minute_of(const std::string &time_utc) {
+    std::string minute = time_utc.substr(0, 16);
+    if (minute.size() > 10 && minute[10] == 'T') minute[10] = ' ';
+    return minute;
 }
 
 } // namespace
@@ -83,7 +91,7 @@ std::string text_of(const RankSummary &x) {
     text += "  noise                " +
             formatted("±%.2f%%: the score's 99%% interval is %.3f–%.3f×", 100 * x.noise.relative_half_width(),
                       x.noise.low, x.noise.high) +
-            " (a bootstrap over the rounds and calls of both sides, every shape)";
+            "\n                       (a bootstrap over the rounds and calls of both sides, every shape)";
     if (x.budget_spent)
         text += "\n  the time budget ran out with a spread of " + formatted("%.1f%%", 100 * x.worst_spread) +
                 " on one shape";
@@ -123,20 +131,21 @@ std::string text_of(const CompareSummary &x) {
 }
 
 std::string text_of(const HistoryList &x) {
-    std::string text = formatted("%-5s %-20s %-6s %-22s %-20s %-7s %-21s %-28s %s\n", "id", "time (UTC)", "mode",
-                                 "solution", "GPU", "verdict", "score (vs cuBLAS)", "since previous", "since best");
+    std::string text = formatted("%-4s %-16s %-5s %-16s %-12s %-3s %-20s %-8s %s\n", "id", "time (UTC)", "mode",
+                                 "solution", "GPU", "", "score (vs cuBLAS)", "vs last", "vs best");
     for (const HistoryRow &row : x.rows) {
         const Attempt &a = row.attempt;
         text +=
-            formatted("%-5lld %-20s %-6s %s%s%-7s %s %s%s\n", a.id, a.time_utc.c_str(), a.mode.c_str(),
-                      cell(a.solution_name, 22).c_str(), cell(a.gpu_name, 20).c_str(), a.worst_verdict.c_str(),
-                      pad_to_width(shown_score(a), 21).c_str(),
-                      pad_to_width(change_text(row.since_previous), 29).c_str(), change_text(row.since_best).c_str());
+            formatted("%-4lld %-16s %-5s %s%s%-3s %s %s%s\n", a.id, minute_of(a.time_utc).c_str(), a.mode.c_str(),
+                      cell(a.solution_name, 16).c_str(), cell(a.gpu_name, 12).c_str(), a.worst_verdict.c_str(),
+                      pad_to_width(shown_score(a), 20).c_str(),
+                      pad_to_width(change_text(row.since_previous), 9).c_str(), change_text(row.since_best).c_str());
     }
-    return text + "score: the geometric mean of cuBLAS time / yours (×) over the cases timed against cuBLAS: the "
-                  "ranked set in a rank run, the perf cases (or --baseline's) in a judge run, counted; - when none "
-                  "was or a case is not AC.\nA change inside the noise (a rank run's: its score's 99% interval; 1% "
-                  "when unknown) is not significant";
+    return text + "After the GPU, the worst verdict. score: the geometric mean of cuBLAS time / yours (×)\n"
+                  "over the cases timed against cuBLAS: the ranked set in a rank run, the perf cases (or\n"
+                  "--baseline's) in a judge run, counted; - when none was or a case is not AC.\n"
+                  "vs last, vs best: the score's change since the solution's previous attempt and since its best;\n"
+                  "in parentheses when inside the noise (a rank run's: its score's 99% interval; 1% when unknown)";
 }
 
 std::string text_of(const Leaderboard &x) {

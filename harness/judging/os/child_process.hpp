@@ -36,7 +36,7 @@ class ChildProcess {
     int reap(double wait_s);
     void stop(); // kills the group and reaps
     // Kills the group without waiting: several children then end at once (each one's CUDA
-    // context is torn down as it exits, about 0.2 s on the H200), and stop() reaps them.
+    // context takes a while to tear down as it exits: docs/perf-notes.md), and stop() reaps them.
     void kill_group();
     // Kills the group and forgets it, without waiting for it to end: for the judge's last act,
     // where waiting would only keep the user from the prompt while CUDA contexts are torn down

@@ -1,8 +1,7 @@
 // Which CPUs the judge's timed processes run on. A call's time holds host work of the
-// process that makes it (launching, seeing the doorbell, the sync's return: 15–85 µs each
-// way on the H200 machine before the doorbell, ≈ 10 µs after), and what that work costs
-// moved with the CPU the scheduler gave each process: the two runners' paths drifted apart
-// by up to 34 µs, and a run's stepped by 70 µs and stayed. The cost taken off a solution's
+// process that makes it (launching, seeing the doorbell, the sync's return), and what that
+// work costs moved with the CPU the scheduler gave each process: the two runners' paths
+// drifted apart, and a run's stepped and stayed (docs/perf-notes.md). The cost taken off a solution's
 // calls is measured in the baseline runner, so both runners are pinned to one CPU: their
 // host work is paid on the same core. They never run at once (each is stopped between its
 // calls). The referee spins while a runner spins, so it gets a CPU of its own, not a
@@ -47,8 +46,8 @@ class CpuClaim {
     // The judge's own, claimed at its first use and held until the judge exits: every
     // supervisor of one judge shares it. compare's two sides then run their referees on one
     // CPU and their runners on another (they take turns, never run at once), so neither
-    // side gets a core of its own that would show as a difference between them (on the
-    // H200 with a pair each: cuBLAS against itself "slower" at 0.999×, interval 0.997–1.000).
+    // side gets a core of its own that would show as a difference between them (with a
+    // pair each, cuBLAS against itself read "slower": docs/perf-notes.md).
     static std::shared_ptr<const CpuClaim> for_this_judge();
     // The same among the CPUs given (which need not exist: only their lock files are used).
     static std::unique_ptr<CpuClaim> claim_among(const std::vector<int> &allowed, const std::string &lock_dir);

@@ -1,10 +1,9 @@
 // Judges on one machine take turns on its GPU. Two judges at once would each time the
 // other's work: without MPS the contexts share the GPU by time slices, so a call costs
 // whole slices more while another judge's kernel runs, and the empty call measured after a
-// solution's calls then reads as work the solution left running (RE) — an honest solution
-// judged beside another got "an empty call took 2.750 ms after its calls, 0.301 ms before"
-// on the H200. So a judge holds the turn from before its referee starts until it exits;
-// another judge waits for it and says whom it waits for.
+// solution's calls then reads as work the solution left running (RE), as an honest solution
+// judged beside another did (docs/perf-notes.md). So a judge holds the turn from before its referee starts until it
+// exits; another judge waits for it and says whom it waits for.
 //
 // The turn is one GPU's where the judge can tell, before its referee starts, which GPU it
 // will use (judging/os/gpu_identity.hpp): it then holds that GPU's lock file, and the

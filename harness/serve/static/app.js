@@ -108,15 +108,10 @@ function markCompileErrors(message) {
 
 const figure = (x, digits) => (x === undefined || x === null ? "" : Number(x).toPrecision(digits));
 
-// A time to the digits its resolution vouches for, as the console prints it: "17.0",
-// "0.03 ± 0.01", "< 0.05" (the report's time_resolution_ms: how far a median may move).
-function timeText(ms, resolution) {
-  if (ms === undefined || ms === null) return "";
-  if (!(resolution > 0)) return figure(ms, 3);
-  const decimals = Math.max(0, Math.ceil(-Math.log10(resolution)));
-  if (ms < resolution) return "< " + resolution.toFixed(decimals);
-  const shown = ms.toFixed(decimals);
-  return resolution / ms > 0.05 ? `${shown} ± ${resolution.toFixed(decimals)}` : shown;
+// A median as the report prints it (its case's time_text, cublas_time_text: "17.0 ms",
+// "0.03 ± 0.01 ms", "< 0.05 ms"): the judge decides the digits once, the page shows them.
+function timeText(text) {
+  return typeof text === "string" ? text : "";
 }
 
 // The error over its bound, as the console prints it: two decimals, or two digits when huge.
@@ -129,10 +124,9 @@ function errorText(ratio) {
 function addRow(c) {
   const row = $("verdicts").tBodies[0].insertRow();
   const median = c.timing ? c.timing.median_ms : null;
-  const cublas = c.baseline_cublas ? c.baseline_cublas.median_ms : null;
   const resolved = c.timing && median >= (c.time_resolution_ms || 0);
   const cells = [c.name, `${c.M}×${c.N}×${c.K}`, c.verdict, errorText(c.error_over_bound),
-    timeText(median, c.time_resolution_ms), timeText(cublas, c.cublas_time_resolution_ms),
+    timeText(c.time_text), timeText(c.cublas_time_text),
     resolved && c.gflops ? figure(c.gflops / 1000, median / c.time_resolution_ms >= 100 ? 3 : 2) : "",
     c.fraction_of_cublas ? Math.round(100 * c.fraction_of_cublas) + "%" : ""];
   cells.forEach((text, i) => row.appendChild(element("td", text, i === 2 ? "verdict " + c.verdict : "")));

@@ -4,6 +4,7 @@
 #include "command_line/reporters/report.hpp"
 #include "command_line/reporters/report_json.hpp"
 #include "common/terminal_text.hpp"
+#include "measurement/time_resolution.hpp"
 
 #include <cmath>
 #include <string>
@@ -155,7 +156,7 @@ TEST_CASE("a wrong-answer row has a second, indented line with the detail") {
     CHECK(lines[1] == "      " + r.detail);
 }
 
-TEST_CASE("a long detail is wrapped to 100 columns, a long word broken where it must") {
+TEST_CASE("a long detail is wrapped to 100 columns at spaces, a word longer than a line kept whole") {
     auto r = with_verdict("secret/04-primes", Verdict::RE);
     for (int i = 0; i < 40; ++i) r.detail += "tried to signal process " + std::to_string(1000 + i) + " (blocked); ";
     r.detail += std::string(300, 'x');
@@ -163,7 +164,7 @@ TEST_CASE("a long detail is wrapped to 100 columns, a long word broken where it 
     CHECK(lines.size() > 10);
     for (const auto &line : lines) {
         CAPTURE(line);
-        CHECK(display_width(line) <= console_width);
+        CHECK((display_width(line) <= console_width || line == "      " + std::string(300, 'x')));
     }
 }
 
@@ -227,20 +228,20 @@ TEST_CASE("the widest row of the suite's names and shapes fits in 100 columns, n
 
 TEST_CASE("times are printed to the resolution of their run, and below it say so") {
     auto tiny = timed(0.023);
-    CHECK(format_time(tiny) == "< 0.05 ms");      // the path's run-to-run drift is 0.01 ms
-    CHECK(format_time(timed(0.51)) == "0.51 ms"); // 0.01 ms is under 2% of it
-    CHECK(format_time(timed(0.2)) == "0.20 ± 0.01 ms");
+    CHECK(time_text(tiny) == "< 0.05 ms");      // the path's run-to-run drift is 0.01 ms
+    CHECK(time_text(timed(0.51)) == "0.51 ms"); // 0.01 ms is under 2% of it
+    CHECK(time_text(timed(0.2)) == "0.20 ± 0.01 ms");
     auto spread = timed(0.51);
     spread.stats.q1_ms = 0.40;
     spread.stats.q3_ms = 0.62; // IQR 0.22 over 10 calls: the median's error 0.065
-    CHECK(format_time(spread) == "0.51 ± 0.07 ms");
-    CHECK(format_time(timed(17.034)) == "17.0 ms"); // 0.5%: 0.085 ms
-    CHECK(format_time(timed(2.5)) == "2.5 ms");     // 0.0125 ms: the hundredths would move by more than one
-    CHECK(format_time(timed(1.5)) == "1.50 ms");    // 0.01 ms: the hundredths move by one at most
-    CHECK(format_time(timed(1234.0)) == "1.23 s");
+    CHECK(time_text(spread) == "0.51 ± 0.07 ms");
+    CHECK(time_text(timed(17.034)) == "17.0 ms"); // 0.5%: 0.085 ms
+    CHECK(time_text(timed(2.5)) == "2.5 ms");     // 0.0125 ms: the hundredths would move by more than one
+    CHECK(time_text(timed(1.5)) == "1.50 ms");    // 0.01 ms: the hundredths move by one at most
+    CHECK(time_text(timed(1234.0)) == "1.23 s");
     auto offset_spread = timed(0.3);
     offset_spread.empty_call.spread_ms = 0.03; // the offset taken off is no surer than that
-    CHECK(format_time(offset_spread) == "0.30 ± 0.03 ms");
+    CHECK(time_text(offset_spread) == "0.30 ± 0.03 ms");
 }
 
 TEST_CASE("the summary counts verdicts, cases not run, the share of cuBLAS and the command's time") {
@@ -284,8 +285,15 @@ TEST_CASE("the events' cross-check speaks only on a case timed against cuBLAS th
     const auto line = format_events_alert({disagreeing, disagreeing});
     CAPTURE(line);
     CHECK(lines_of(line).size() == 1);
-    CHECK(contains(line, "perf/cube-1000: events in the solution's process say 8.00 ms, the clock 10.0 ms (+25.0%)"));
+    CHECK(line.rfind("perf/cube-1", 0) == 0);
+    CHECK(contains(line, ": the solution's own events say 8.00 ms, the clock 10.0 ms (+25.0%)"));
     CHECK(contains(line, "1 more (--verbose)"));
+    CHECK(display_width(lines_of(line).front()) <= console_width);
+    // A long name is cut to the room the sentence leaves, and the line still fits.
+    disagreeing.name = "perf/" + std::string(120, 'n');
+    const auto cut = format_events_alert({disagreeing});
+    CHECK(lines_of(cut).size() == 1);
+    CHECK(display_width(lines_of(cut).front()) <= console_width);
 }
 
 TEST_CASE("worst_verdict picks the worst in the order AC WA TLE RE CE JE") {
@@ -481,4 +489,18 @@ TEST_CASE("the clock line names how far the stand-ins in the solution's process 
                     "-7.0 … +1.5 µs more there") != std::string::npos);
     // 2 µs off: past 1% (1.83 µs) and the spread (1 µs) alone, within the spread and the 1.5 µs move.
     CHECK(text.find("agree with the clock (within 1% or the offset's spread) in 2 of 2") != std::string::npos);
+}
+
+TEST_CASE("the report's case carries its times as the console prints them: time_text, cublas_time_text") {
+    auto r = accepted_cube();
+    r.timing = timed(17.034); // at 0.085 ms resolution: "17.0 ms", never "17.03"
+    const auto c = report_json(run_context(), {r}, 0).at("cases").at(0);
+    CHECK(c.at("time_text") == "17.0 ms");
+    CHECK(c.at("cublas_time_text") == time_text(*r.baseline));
+    CHECK(contains(format_row(r, ConsoleLayout(), false), c.at("time_text").get<std::string>()));
+    r.timing.reset();
+    r.baseline.reset();
+    const auto untimed = report_json(run_context(), {r}, 0).at("cases").at(0);
+    CHECK(!untimed.contains("time_text"));
+    CHECK(!untimed.contains("cublas_time_text"));
 }

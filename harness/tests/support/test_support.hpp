@@ -93,6 +93,21 @@ inline std::vector<std::string> lines_of(const std::string &text) {
     return lines;
 }
 
+// A message as it read before the judge broke it into lines of the console's width: each
+// line break with the indent after it is one space again.
+inline std::string unwrapped(const std::string &text) {
+    std::string out;
+    for (std::size_t at = 0; at < text.size(); ++at) {
+        if (text[at] != '\n' || at + 1 >= text.size() || text[at + 1] != ' ') {
+            out += text[at];
+            continue;
+        }
+        while (at + 1 < text.size() && text[at + 1] == ' ') ++at;
+        out += ' ';
+    }
+    return out;
+}
+
 // How many times `part` occurs in `text` (overlapping ones counted).
 inline std::size_t occurrences(const std::string &text, const std::string &part) {
     std::size_t count = 0;

@@ -195,8 +195,10 @@ TEST_CASE("case new refuses a name without a category folder or leaving the suit
 TEST_CASE("case new refuses invalid data words and fields before writing anything, naming the option") {
     TempDir dir;
     auto create = [&](NewCaseRequest r) { return refusal([&] { create_generated_case(dir.str(), r); }); };
-    CHECK(starts_with(create(request("secret/x", 2, 2, 2, "gaussian")),
-                      "--data 'gaussian': expected `data uniform LOW HIGH`"));
+    // The hint in the option's syntax, not the file's (`data …`).
+    CHECK(create(request("secret/x", 2, 2, 2, "gaussian")) ==
+          "--data 'gaussian': expected 'uniform LOW HIGH', 'integers LOW HIGH', normal, mixed or 'sparse DENSITY'");
+    CHECK(starts_with(create(request("secret/x", 2, 2, 2, "uniform 1")), "--data 'uniform 1': expected 'uniform"));
     CHECK(create(request("secret/x", 2, 2, 2, "uniform 1 -1")) == "--data 'uniform 1 -1': uniform needs LOW < HIGH");
     CHECK(contains(create(request("secret/x", 2, 2, 2, "explicit")), "judge case import"));
     CHECK(contains(create(request("secret/x", 2, 2, 2, "uniform -1 1\nseed 5")), "single line"));
