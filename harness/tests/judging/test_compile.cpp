@@ -156,7 +156,7 @@ TEST_CASE("a compile that fails for its target, not its code, ends with the --ar
     CHECK_FALSE(target_hint("error   : Instruction 'tcgen05.mma' not supported on .target 'sm_90a'\n", "sm_90a"));
 }
 
-TEST_CASE("a Hopper-only instruction compiled for an older --arch is CE suggesting sm_90a; for sm_90a it builds") {
+TEST_CASE("a Hopper-only instruction compiled for an older --arch is CE suggesting sm_90a, and for sm_90a it builds") {
     REQUIRE_NVCC();
     TempFolder folder;
     const auto source = folder.write(

@@ -19,7 +19,8 @@ make_checkout() {
     mkdir -p "$1/scripts/lib" "$1/testcases"
     cp "$repo/judge" "$1/"
     cp "$repo/scripts/test" "$1/scripts/"
-    cp "$repo/scripts/lib/build.sh" "$repo/scripts/lib/ensure-matplotlib.sh" "$1/scripts/lib/"
+    cp "$repo/scripts/lib/build.sh" "$repo/scripts/lib/ensure-matplotlib.sh" "$repo/scripts/lib/short_ctest_lines.py" \
+        "$1/scripts/lib/"
     cp "$here/stub-project/CMakeLists.txt" "$here/stub-project/make-stub.sh" "$1/"
     # A machine without a package registry (the GPU machine) has the dependencies only as
     # the repository's staged copies (scripts/stage-deps): the stub checkout gets them too.

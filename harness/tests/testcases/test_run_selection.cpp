@@ -35,7 +35,7 @@ TEST_CASE("fail fast stops after the limit of crashes and hangs, never with --ke
     CHECK_FALSE(fail_fast_stops(fail_fast_limit, true));
 }
 
-TEST_CASE("a case too big for the GPU's memory is skipped with the sizes said; --sanitize keeps the small cases") {
+TEST_CASE("a case too big for the GPU's memory is skipped with the sizes said, and --sanitize keeps the small cases") {
     CHECK_FALSE(too_big_for_gpu(case_of_shape(64, 64, 64), 80'000'000'000LL));
     const auto why = too_big_for_gpu(case_of_shape(65536, 65536, 65536), 80'000'000'000LL);
     REQUIRE(why);
