@@ -95,7 +95,8 @@ TEST_CASE("limits are said as a user gives them") {
     CHECK(describe_bytes(100) == "100 bytes");
 }
 
-TEST_CASE("a solution that fills its tmpfs folder is RE naming the limit, and the disk and the next judge are untouched") {
+TEST_CASE(
+    "a solution that fills its tmpfs folder is RE naming the limit, and the disk and the next judge are untouched") {
     if (!can_mount_tmpfs()) {
         std::printf("[skipped: no tmpfs]\n"); // not root, or mounting is refused here
         return;
