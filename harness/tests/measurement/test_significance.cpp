@@ -256,10 +256,13 @@ TEST_CASE("compare's family-wise rule: nine shapes read together at 99%, each at
     CHECK(family_wise_rule(0).level == doctest::Approx(0.99));
 }
 
-TEST_CASE("a 2% change, with realistic noise, is still called at the nine-shape family-wise level in 90 of 100 runs") {
+// 50 runs, not 100: each draws 18000 resamples, and this suite runs on every scripts/test.
+// The seeds are fixed and every one of them is called today; a rule that missed a 2% change
+// in more than one run in ten (5 of these 50) fails here.
+TEST_CASE("a 2% change, with realistic noise, is still called at the nine-shape family-wise level in 45 of 50 runs") {
     const BootstrapRule rule = family_wise_rule(9);
     int slower = 0;
-    for (std::uint64_t s = 1; s <= 100; ++s) {
+    for (std::uint64_t s = 1; s <= 50; ++s) {
         const RunShape run = run_shape(s);
         SplitMix64 g(s + 900);
         const Rounds before = timings(g, 4.0, run.rounds, run.calls, run.spread),
@@ -267,7 +270,7 @@ TEST_CASE("a 2% change, with realistic noise, is still called at the nine-shape 
         const RatioInterval old_over_new = median_ratio_interval(after, before, rule);
         slower += called(after, before, old_over_new) && old_over_new.high < 1;
     }
-    CHECK(slower >= 90);
+    CHECK(slower >= 45);
 }
 
 TEST_CASE("one round off by 4.3% no longer hides a 3.8% change (cuBLAS against itself once called significant)") {
@@ -390,11 +393,14 @@ std::pair<Rounds, Rounds> back_to_back(SplitMix64 &g, double ratio, int rounds, 
 
 } // namespace
 
+// 20 seeded runs, not 40 (each draws three intervals of 18000 resamples): every one must be
+// called paired, fewer than half independently (none is today), and at most one run of a
+// side against itself may exclude 1 (none does today; the level allows about one in 900).
 TEST_CASE("rounds drawn paired: a drift the two sides share cancels, so a 2% change is called through it") {
     BootstrapRule independent = family_wise_rule(9), paired = independent;
     paired.paired_rounds = true;
     int called_paired = 0, called_independent = 0, self_paired = 0;
-    for (std::uint64_t s = 1; s <= 40; ++s) {
+    for (std::uint64_t s = 1; s <= 20; ++s) {
         SplitMix64 g(s + 7000);
         const auto [before, after] = back_to_back(g, 1.02, 8, 20);
         const RatioInterval p = median_ratio_interval(before, after, paired);
@@ -406,8 +412,8 @@ TEST_CASE("rounds drawn paired: a drift the two sides share cancels, so a 2% cha
         const auto [one, again] = back_to_back(g, 1.0, 8, 20);
         self_paired += median_ratio_interval(one, again, paired).excludes_one();
     }
-    CHECK(called_paired == 40);
-    CHECK(called_independent < 20);
+    CHECK(called_paired == 20);
+    CHECK(called_independent < 10);
     CHECK(self_paired <= 1);
 }
 

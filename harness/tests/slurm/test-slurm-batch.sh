@@ -60,6 +60,9 @@ munged --force --key-file="$work/munge.key" --socket="$work/munge.socket" --pid-
 wait_for 10 test -S "$work/munge.socket" || skip "munged made no socket"
 
 # Slurm: this host as controller and only node, on ports of its own, no cgroups, no accounting.
+# MinJobAge=6: sbatch --wait sleeps 2 s, then 8 s, then 32 s between its polls, unless a
+# sleep four times longer would reach a third of how long an ended job is kept (MinJobAge,
+# 300 s by default): tasks that took 11 s under load were waited for 42 s.
 host="$(hostname -s)"
 port=$((20000 + RANDOM % 20000))
 node_line="$(slurmd -C 2>/dev/null | head -n 1)"
@@ -89,6 +92,7 @@ SchedulerType=sched/builtin
 SelectType=select/cons_tres
 SelectTypeParameters=CR_Core
 ReturnToService=2
+MinJobAge=6
 MpiDefault=none
 $node_line NodeAddr=127.0.0.1 State=UNKNOWN
 PartitionName=test Nodes=ALL Default=YES MaxTime=INFINITE State=UP
