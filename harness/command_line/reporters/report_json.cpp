@@ -177,6 +177,9 @@ json report_json(const RunContext &run, const std::vector<CaseResult> &results, 
     for (const auto &r : results) cases.push_back(case_report_json(r));
     std::map<std::string, int> counts;
     for (const auto &r : results) ++counts[verdict_name(r.verdict)];
+    // No case judged (no GPU, nothing selected): no worst verdict, rather than AC for nothing.
+    const nlohmann::json worst =
+        results.empty() ? nlohmann::json() : nlohmann::json(verdict_name(worst_verdict(results)));
     const PrecisionTraits &precision = traits_of(parse_precision(run.precision).value_or(Precision::FP32));
     return made_valid_utf8(
         {{"schema_version", report_schema_version},
@@ -210,8 +213,7 @@ json report_json(const RunContext &run, const std::vector<CaseResult> &results, 
            {"cases", run.timeline.cases_s},
            {"total", run.timeline.total_s}}},
          {"cases", cases},
-         {"summary",
-          {{"counts", counts}, {"worst", verdict_name(worst_verdict(results))}, {"exit_status", exit_status}}}});
+         {"summary", {{"counts", counts}, {"worst", worst}, {"exit_status", exit_status}}}});
 }
 
 nlohmann::json made_valid_utf8(nlohmann::json value) {

@@ -207,7 +207,6 @@ nlohmann::json SummariesAsJson::whole_report(const RunContext &run, const std::v
     auto report = report_json(run, results, exit_status);
     nlohmann::json findings = findings_;
     if (findings.contains("no_gpu")) {
-        report["summary"]["worst"] = nullptr;
         report["summary"]["no_gpu"] = findings["no_gpu"];
         findings.erase("no_gpu");
     }

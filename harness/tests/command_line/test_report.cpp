@@ -403,6 +403,12 @@ TEST_CASE("a JSON report with timing but no baseline has gflops and no cuBLAS fr
     CHECK(j.at("summary").at("worst") == "AC");
 }
 
+TEST_CASE("a JSON report of a run that judged no case has no worst verdict: null, not AC") {
+    const auto j = report_json(run_context(), {}, exit_status::no_gpu);
+    CHECK(j.at("summary").at("worst").is_null());
+    CHECK(j.at("summary").at("counts").empty());
+}
+
 TEST_CASE("the JSON report says the schema's version, the device's compute capability, each timing's spread and "
           "the empty call's own median") {
     auto r = accepted_cube();
