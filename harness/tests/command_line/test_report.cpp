@@ -1,8 +1,8 @@
 // What the user reads: rows, the summary line, durations and the JSON report.
 #include <doctest/doctest.h>
 
-#include "command_line/reporters/report.hpp"
-#include "command_line/reporters/report_json.hpp"
+#include "command_line/reporters/console_text.hpp"
+#include "command_line/reporters/json_reporter.hpp"
 #include "common/terminal_text.hpp"
 #include "measurement/time_resolution.hpp"
 

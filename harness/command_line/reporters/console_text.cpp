@@ -1,4 +1,4 @@
-#include "command_line/reporters/report.hpp"
+#include "command_line/reporters/console_text.hpp"
 #include "common/terminal_text.hpp"
 #include "common/text.hpp"
 #include "measurement/events_cross_check.hpp"
