@@ -44,7 +44,7 @@ CaseResult result_for(const TestCase &tc, Verdict verdict, std::string detail);
 
 // The field lists, generated: the channel's keys are the fields' own names, and a message
 // missing one is rejected, never read as zero. The report a
-// user reads is written elsewhere, key by key (command_line/reporters/report_json.hpp).
+// user reads is written elsewhere, key by key (command_line/reporters/json_reporter.hpp).
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(DeviceInfo, present, error, name, cc_major, cc_minor, sm_count, l2_bytes,
                                    memory_bytes, driver_version, cuda_driver_version, cuda_runtime_version,
                                    sm_clock_mhz, sm_clock_max_mhz, memory_clock_mhz)

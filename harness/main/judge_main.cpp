@@ -48,7 +48,9 @@ int list_cases(const JudgeOptions &options) {
         ++listed;
     }
     std::cout << std::flush;
-    for (const auto &problem : suite.problems) std::cerr << escape_for_terminal(problem, true) << "\n";
+    // Broken at spaces after the file:line that starts it, as case validate prints it.
+    for (const auto &problem : suite.problems)
+        std::cerr << wrap_to_width(escape_for_terminal(problem, true), console_width, 2) << "\n";
     if (const auto unrun = never_run_files(options.selection.testcases_dir, options.selection.testcases_dir);
         !unrun.empty())
         std::cerr << "judge: note: " << unrun.size()
@@ -58,7 +60,7 @@ int list_cases(const JudgeOptions &options) {
         return exit_status::judge_error;
     }
     if (listed == 0) {
-        std::cerr << "judge: " << nothing_selected(options, suite.cases) << "\n";
+        std::cerr << wrap_to_width("judge: " + nothing_selected(options, suite.cases), console_width, 2) << "\n";
         return exit_status::usage;
     }
     return 0;
@@ -70,12 +72,15 @@ int judge(const JudgeOptions &options) {
     try {
         cases = selected_cases(options);
     } catch (const TestcaseError &e) {
-        std::cerr << escape_for_terminal(e.what(), true)
+        std::cerr << wrap_to_width(escape_for_terminal(e.what(), true), console_width, 2)
                   << "\njudge: JE: the testcases are invalid; nothing was judged\n";
         return exit_status::judge_error;
     }
     if (cases.empty() && options.selection.stress == 0) {
-        std::cerr << "judge: " << nothing_selected(options, load_suite_leniently(options.selection.testcases_dir).cases)
+        std::cerr << wrap_to_width(
+                         "judge: " +
+                             nothing_selected(options, load_suite_leniently(options.selection.testcases_dir).cases),
+                         console_width, 2)
                   << "\n";
         return exit_status::usage;
     }
@@ -148,13 +153,15 @@ int main(int argc, char **argv) {
         if (options.mode == "leaderboard") return show_leaderboard(options);
         return judge(options);
     } catch (const UsageError &e) {
-        std::cerr << "judge: " << escape_for_terminal(e.what(), true) << "\n";
+        std::cerr << wrap_to_width("judge: " + escape_for_terminal(e.what(), true), console_width, 2) << "\n";
         return exit_status::usage;
     } catch (const SetupError &e) {
-        std::cerr << "judge: setup: " << escape_for_terminal(e.what(), true) << "\n";
+        std::cerr << wrap_to_width("judge: setup: " + escape_for_terminal(e.what(), true), console_width, 2) << "\n";
         return exit_status::setup;
     } catch (const std::exception &e) {
-        std::cerr << "judge: JE: internal error: " << escape_for_terminal(e.what(), true) << "\n";
+        std::cerr << wrap_to_width("judge: JE: internal error: " + escape_for_terminal(e.what(), true), console_width,
+                                   2)
+                  << "\n";
         return exit_status::judge_error;
     }
 }

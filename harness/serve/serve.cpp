@@ -1,4 +1,5 @@
 #include "serve/serve.hpp"
+#include "common/terminal_text.hpp"
 #include "serve/access_token.hpp"
 #include "serve/http_routes.hpp"
 #include "serve/serve_options.hpp"
@@ -67,13 +68,17 @@ int serve_main(int argc, const char *const *argv, const std::string &judge_progr
         return exit_status::setup;
     }
     if (options.host != "127.0.0.1" && options.host != "localhost" && options.host != "::1")
-        std::cout << "judge serve: listening on " << options.host
-                  << ", reachable from other machines: every request still needs the token below, and it travels "
-                     "unencrypted (plain HTTP)\n";
+        std::cout << wrap_to_width("judge serve: listening on " + options.host +
+                                       ", reachable from other machines: every request still needs the token "
+                                       "below, and it travels unencrypted (plain HTTP)",
+                                   console_width, 2)
+                  << "\n";
     if (settings.codemirror_dir.empty())
         std::cout << "judge serve: libjs-codemirror is not installed: the editor is a plain text area\n";
     const std::string shown_host = options.host == "0.0.0.0" ? "127.0.0.1" : options.host;
-    std::cout << "judge serve: open http://" << shown_host << ":" << port << "/?token=" << settings.token
+    // The address on a line of its own: whole, to copy, and within the 100 columns with its token.
+    std::cout << "judge serve: open this address in a browser:\n  http://" << shown_host << ":" << port
+              << "/?token=" << settings.token
               << "\njudge serve: judging one submission at a time; Ctrl-C stops the server and every judge it "
                  "started\n"
               << std::flush;

@@ -1,4 +1,5 @@
 #include "command_line/history/history.hpp"
+#include "common/terminal_text.hpp"
 
 #include <nlohmann/json.hpp>
 #include <sqlite3.h>
@@ -459,8 +460,9 @@ void History::start_over(const std::string &why) {
         // Another judge may have found the same damage first and already replaced the file.
         if (identity_of(path_) == damaged && damaged.exists) {
             const std::string aside = set_aside(path_);
-            recovery_note_ = "judge: history " + path_ + " could not be read (" + found + "); it was kept as " + aside +
-                             " and a new history was started";
+            recovery_note_ = wrap_to_width("judge: history " + path_ + " could not be read (" + found +
+                                               "); it was kept as " + aside + " and a new history was started",
+                                           console_width, 2);
         }
     }
     try {

@@ -11,7 +11,7 @@
 // A file the judge finds it cannot read (not an SQLite database, corrupt, or in the judge's
 // own default place but holding something else) is never deleted: it is renamed to
 // <name>.damaged-<UTC time> (with its -wal and -shm files), a new history is started, and
-// the caller prints the one line recovery_note() gives. A history survives a solution that
+// the caller prints the note recovery_note() gives. A history survives a solution that
 // scribbles over it. An SQLite database of something else that the user named
 // (--history, GEMM_JUDGE_HISTORY) is refused instead and left untouched.
 //
@@ -134,7 +134,8 @@ class History {
     const std::string &path() const { return path_; }
 
     // "history F could not be read (why); it was kept as F.damaged-…, and a new history
-    // was started": empty unless this History set a damaged file aside.
+    // was started", broken at spaces into lines of 100 columns: empty unless this History
+    // set a damaged file aside.
     const std::string &recovery_note() const { return recovery_note_; }
 
     // Sets the file aside as damaged (why: what was found) and continues with a new one;

@@ -130,7 +130,8 @@ int merge(const BatchOptions &options) {
     BatchResult result;
     result.rows = rows_in(options.merge_folder, problems);
     result.results_folder = options.merge_folder;
-    for (const auto &problem : problems) std::cerr << "judge: batch --merge: " << escape_for_terminal(problem) << "\n";
+    for (const auto &problem : problems)
+        std::cerr << wrap_to_width("judge: batch --merge: " + escape_for_terminal(problem), console_width, 2) << "\n";
     if (result.rows.empty()) {
         std::cerr << "judge: batch --merge: no row in " << escape_for_terminal(options.merge_folder) << "\n";
         return exit_status::usage;
@@ -282,10 +283,10 @@ int run_batch_command(const std::vector<std::string> &args, const CommandLineDef
         if (options.inputs.empty()) throw UsageError("batch: name a folder or .cu files (./judge batch solutions)");
         return judge_batch(options, defaults);
     } catch (const UsageError &e) {
-        std::cerr << "judge: " << escape_for_terminal(e.what(), true) << "\n";
+        std::cerr << wrap_to_width("judge: " + escape_for_terminal(e.what(), true), console_width, 2) << "\n";
         return exit_status::usage;
     } catch (const SetupError &e) {
-        std::cerr << "judge: setup: " << escape_for_terminal(e.what(), true) << "\n";
+        std::cerr << wrap_to_width("judge: setup: " + escape_for_terminal(e.what(), true), console_width, 2) << "\n";
         return exit_status::setup;
     }
 }

@@ -3,6 +3,7 @@
 #include "command_line/modes/ranked_set.hpp"
 #include "command_line/modes/session.hpp"
 #include "common/errors.hpp"
+#include "common/terminal_text.hpp"
 #include "judging/case_policy.hpp"
 #include "measurement/sampling.hpp"
 #include "measurement/significance.hpp"
@@ -325,10 +326,10 @@ int compare(const JudgeOptions &options) {
             new_side = timings_of_report(options.rounds.other, options);
         }
     } catch (const UsageError &e) {
-        std::cerr << "judge: " << e.what() << "\n";
+        std::cerr << wrap_to_width("judge: " + std::string(e.what()), console_width, 2) << "\n";
         return exit_status::usage;
     } catch (const HistoryError &e) {
-        std::cerr << "judge: " << e.what() << "\n";
+        std::cerr << wrap_to_width("judge: " + std::string(e.what()), console_width, 2) << "\n";
         return exit_status::setup;
     }
     CompareSummary summary;

@@ -1,7 +1,10 @@
 #include "command_line/history/history.hpp"
 #include "command_line/modes/rank_mode.hpp"
 #include "command_line/modes/session.hpp"
-#include "command_line/reporters/reporter.hpp"
+#include "command_line/reporters/console_reporter.hpp"
+#include "command_line/reporters/json_reporter.hpp"
+#include "command_line/reporters/junit_reporter.hpp"
+#include "command_line/reporters/reporter_set.hpp"
 #include "judging/os/process.hpp"
 #include "verification/verdict.hpp"
 

@@ -4,7 +4,10 @@
 #pragma once
 
 #include "command_line/options/cli.hpp"
-#include "command_line/reporters/reporter.hpp"
+#include "command_line/reporters/console_reporter.hpp"
+#include "command_line/reporters/json_reporter.hpp"
+#include "command_line/reporters/junit_reporter.hpp"
+#include "command_line/reporters/reporter_set.hpp"
 #include "judging/shrink.hpp"
 #include "judging/supervisor.hpp"
 #include "testcases/categories.hpp"

@@ -633,7 +633,7 @@ std::variant<JudgeOptions, int> parse_command_line(int argc, const char *const *
     try {
         if (options.mode.empty() && !options.solution.empty())
             if (const auto text = misread_command(options.solution, app)) {
-                std::cerr << *text << help_hint(app);
+                std::cerr << wrap_to_width(*text, console_width, 2) << help_hint(app);
                 return exit_status::usage;
             }
         if (options.solution.empty() && !options.selection.list && !options.case_command &&
@@ -648,7 +648,8 @@ std::variant<JudgeOptions, int> parse_command_line(int argc, const char *const *
             throw UsageError("case new: " + malformed_shape(case_shape));
         check_paths(options);
     } catch (const UsageError &e) {
-        std::cerr << "judge: " << e.what() << "\n";
+        // Broken at spaces: a path given in full and the name suggested for it can fill a line each.
+        std::cerr << wrap_to_width("judge: " + std::string(e.what()), console_width, 2) << "\n";
         return exit_status::usage;
     }
     options.selection.categories =

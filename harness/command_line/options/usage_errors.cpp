@@ -250,7 +250,7 @@ std::optional<std::string> misread_command(const std::string &word, const CLI::A
 
 std::string describe_parse_error(const CLI::ParseError &error, const CLI::App &app) {
     const Apps entered = entered_commands(app);
-    return first_line(error, app) + help_hint(*entered.back());
+    return wrap_to_width(first_line(error, app), console_width, 2) + help_hint(*entered.back());
 }
 
 } // namespace gemm

@@ -6,7 +6,7 @@
 #pragma once
 
 #include "command_line/history/history.hpp"
-#include "command_line/reporters/reporter.hpp"
+#include "command_line/reporters/json_reporter.hpp"
 
 #include <optional>
 #include <string>

@@ -1,6 +1,6 @@
 // Where a run's wall time went, as the judge saw it: the judge is measured like a kernel,
 // and its own cost (start-up, processes, checks) is told beside the solution's. Filled by
-// the session (command_line/modes/session.cpp), told by the reports (report.cpp).
+// the session (command_line/modes/session.cpp), told by the reports (console_text.cpp).
 #pragma once
 
 #include <string>

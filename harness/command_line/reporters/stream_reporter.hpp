@@ -14,7 +14,7 @@
 // Every string in a line is valid UTF-8 (made_valid_utf8), whatever the solution printed.
 #pragma once
 
-#include "command_line/reporters/reporter.hpp"
+#include "command_line/reporters/json_reporter.hpp"
 
 #include <cstdio>
 #include <string>

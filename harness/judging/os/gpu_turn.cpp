@@ -1,4 +1,5 @@
 #include "judging/os/gpu_turn.hpp"
+#include "common/terminal_text.hpp"
 #include "judging/os/gpu_identity.hpp"
 #include "judging/os/lock_file.hpp"
 #include "measurement/gpu_sharing.hpp"
@@ -88,7 +89,10 @@ std::shared_ptr<const GpuTurn> GpuTurn::for_this_judge(bool wait) {
         none->why_not_ = "not taken";
         return judge_wide = none;
     }
-    const auto tell = [](const std::string &text) { std::cerr << "judge: " << text << "\n"; };
+    // Broken at spaces: the holder's name and the way out make the wait's note two lines long.
+    const auto tell = [](const std::string &text) {
+        std::cerr << wrap_to_width("judge: " + text, console_width, 7) << "\n";
+    };
     const auto own_gpu = gpu_turn_lock_path_of_own_gpu();
     std::shared_ptr<const GpuTurn> turn = own_gpu ? take_on_gpu(gpu_turn_lock_path(), *own_gpu, tell, wait)
                                           : wait  ? take(gpu_turn_lock_path(), tell)
@@ -96,7 +100,9 @@ std::shared_ptr<const GpuTurn> GpuTurn::for_this_judge(bool wait) {
     if (turn->held_by_another_) return nullptr;
     // Judging goes on without a turn, but not silently: another judge could then time this one's work.
     if (!turn->held())
-        std::cerr << "judge: judges on this machine cannot take turns on the GPU: " << turn->why_not() << "\n";
+        std::cerr << wrap_to_width("judge: judges on this machine cannot take turns on the GPU: " + turn->why_not(),
+                                   console_width, 7)
+                  << "\n";
     return judge_wide = turn;
 }
 

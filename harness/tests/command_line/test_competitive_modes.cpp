@@ -6,8 +6,11 @@
 #include "command_line/history/history.hpp"
 #include "command_line/modes/profile.hpp"
 #include "command_line/modes/ranked_set.hpp"
+#include "command_line/reporters/console_reporter.hpp"
 #include "command_line/reporters/history_reporter.hpp"
-#include "command_line/reporters/reporter.hpp"
+#include "command_line/reporters/json_reporter.hpp"
+#include "command_line/reporters/junit_reporter.hpp"
+#include "command_line/reporters/reporter_set.hpp"
 #include "judging/os/process.hpp"
 #include "test_support.hpp"
 

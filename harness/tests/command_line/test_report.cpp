@@ -1,8 +1,8 @@
 // What the user reads: rows, the summary line, durations and the JSON report.
 #include <doctest/doctest.h>
 
-#include "command_line/reporters/report.hpp"
-#include "command_line/reporters/report_json.hpp"
+#include "command_line/reporters/console_text.hpp"
+#include "command_line/reporters/json_reporter.hpp"
 #include "common/terminal_text.hpp"
 #include "measurement/time_resolution.hpp"
 
@@ -401,6 +401,12 @@ TEST_CASE("a JSON report with timing but no baseline has gflops and no cuBLAS fr
     CHECK_FALSE(j.at("cases")[0].contains("fraction_of_cublas"));
     CHECK(j.at("cases")[0].at("baseline_cublas").is_null());
     CHECK(j.at("summary").at("worst") == "AC");
+}
+
+TEST_CASE("a JSON report of a run that judged no case has no worst verdict: null, not AC") {
+    const auto j = report_json(run_context(), {}, exit_status::no_gpu);
+    CHECK(j.at("summary").at("worst").is_null());
+    CHECK(j.at("summary").at("counts").empty());
 }
 
 TEST_CASE("the JSON report says the schema's version, the device's compute capability, each timing's spread and "

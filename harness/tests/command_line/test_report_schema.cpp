@@ -3,7 +3,10 @@
 // runs wrote; and a report that breaks the schema is caught, so the check can fail.
 #include <doctest/doctest.h>
 
-#include "command_line/reporters/reporter.hpp"
+#include "command_line/reporters/console_reporter.hpp"
+#include "command_line/reporters/json_reporter.hpp"
+#include "command_line/reporters/junit_reporter.hpp"
+#include "command_line/reporters/reporter_set.hpp"
 #include "judging/os/process.hpp"
 #include "test_support.hpp"
 

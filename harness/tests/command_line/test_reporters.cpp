@@ -1,7 +1,10 @@
 // The reporters as a newcomer meets them: colour only on a terminal that wants it, text
 // from outside escaped on the console, made valid UTF-8 in JSON and well-formed in JUnit,
 // columns laid out by display width, and a report that cannot be written named (exit 7).
-#include "command_line/reporters/reporter.hpp"
+#include "command_line/reporters/console_reporter.hpp"
+#include "command_line/reporters/json_reporter.hpp"
+#include "command_line/reporters/junit_reporter.hpp"
+#include "command_line/reporters/reporter_set.hpp"
 #include "common/errors.hpp"
 #include "common/terminal_text.hpp"
 #include "test_support.hpp"

@@ -1,4 +1,4 @@
-#include "command_line/reporters/report.hpp"
+#include "command_line/reporters/console_text.hpp"
 #include "common/terminal_text.hpp"
 #include "common/text.hpp"
 #include "measurement/events_cross_check.hpp"
@@ -29,17 +29,23 @@ std::string pad(const std::string &text, std::size_t width) { return pad_to_widt
 
 std::string escaped(const std::string &text) { return escape_for_terminal(text, true); }
 
-fmt::text_style verdict_style(Verdict v) {
-    using fmt::terminal_color;
-    switch (v) {
-    case Verdict::AC: return fmt::fg(terminal_color::green) | fmt::emphasis::bold;
-    case Verdict::WA: return fmt::fg(terminal_color::red) | fmt::emphasis::bold;
-    case Verdict::TLE: return fmt::fg(terminal_color::yellow) | fmt::emphasis::bold;
-    case Verdict::RE: return fmt::fg(terminal_color::magenta) | fmt::emphasis::bold;
-    case Verdict::CE: return fmt::fg(terminal_color::yellow);
-    case Verdict::JE: return fmt::fg(terminal_color::cyan) | fmt::emphasis::bold;
+// The verdict table names the colour; {fmt} writes it.
+fmt::terminal_color terminal_colour_of(TerminalColour c) {
+    switch (c) {
+    case TerminalColour::green: return fmt::terminal_color::green;
+    case TerminalColour::red: return fmt::terminal_color::red;
+    case TerminalColour::yellow: return fmt::terminal_color::yellow;
+    case TerminalColour::magenta: return fmt::terminal_color::magenta;
+    case TerminalColour::cyan: return fmt::terminal_color::cyan;
     }
-    return {};
+    return fmt::terminal_color::white;
+}
+
+// The verdict's colour and weight as the verdict table gives them: the page reads the same row.
+fmt::text_style verdict_style(Verdict v) {
+    const VerdictRow &row = verdict_row(v);
+    fmt::text_style style = fmt::fg(terminal_colour_of(row.colour));
+    return row.bold ? style | fmt::emphasis::bold : style;
 }
 
 // `text` in v's colour, padded to `width` columns by its plain width.

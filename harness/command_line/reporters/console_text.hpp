@@ -1,5 +1,4 @@
-// What the user reads: the terminal table, its summary, the method lines behind --verbose,
-// and the JSON report.
+// The console's text: the terminal table, its summary, the method lines behind --verbose.
 //
 // The default output is read at a glance (docs/output.md): a header of two lines, the table,
 // one summary line, one line saying how the results were verified and timed, and a line of
@@ -9,9 +8,8 @@
 // the judge's own time); --json holds every figure.
 #pragma once
 
-#include "command_line/reporters/run_timeline.hpp"
+#include "command_line/reporters/run_context.hpp"
 #include "common/terminal_text.hpp"
-#include "compile/compile.hpp"
 #include "verification/case_result.hpp"
 
 #include <cstddef>
@@ -21,31 +19,6 @@
 #include <vector>
 
 namespace gemm {
-
-// A case the run will judge, known before it runs: the table's columns are sized for them.
-struct PlannedCase {
-    std::string name;
-    int M = 0, N = 0, K = 0;
-};
-
-struct RunContext {
-    std::string solution; // as the user named it
-    std::string arch;     // what it was compiled for
-    CompileResult compile;
-    DeviceInfo device;
-    double time_budget_s = 0;             // a perf or rank case's, or one timed against cuBLAS
-    double correctness_time_budget_s = 0; // a case timed for correctness alone (judging/case_policy.hpp)
-    std::string precision = "fp32";       // what the outputs are judged against
-    RunTimeline timeline;
-    std::string cpus;                 // where the referee and the runners ran (judging/os/cpu_placement.hpp)
-    std::vector<PlannedCase> planned; // the cases to judge, in order (empty: not known ahead, as for --stress)
-};
-
-// Cases the run did not judge, and why (fail-fast stopped it, the solution could not load).
-struct NotRun {
-    std::vector<std::string> names;
-    std::string why;
-};
 
 // The table's columns: the name and shape widths, and each name as shown (cut with "…",
 // still telling the names apart: abbreviate_uniquely).

@@ -1,4 +1,5 @@
-#include "command_line/reporters/report_json.hpp"
+#include "command_line/reporters/json_reporter.hpp"
+#include "command_line/reporters/report_file.hpp"
 
 #include "common/terminal_text.hpp"
 #include "measurement/events_cross_check.hpp"
@@ -177,6 +178,9 @@ json report_json(const RunContext &run, const std::vector<CaseResult> &results, 
     for (const auto &r : results) cases.push_back(case_report_json(r));
     std::map<std::string, int> counts;
     for (const auto &r : results) ++counts[verdict_name(r.verdict)];
+    // No case judged (no GPU, nothing selected): no worst verdict, rather than AC for nothing.
+    const nlohmann::json worst =
+        results.empty() ? nlohmann::json() : nlohmann::json(verdict_name(worst_verdict(results)));
     const PrecisionTraits &precision = traits_of(parse_precision(run.precision).value_or(Precision::FP32));
     return made_valid_utf8(
         {{"schema_version", report_schema_version},
@@ -210,8 +214,7 @@ json report_json(const RunContext &run, const std::vector<CaseResult> &results, 
            {"cases", run.timeline.cases_s},
            {"total", run.timeline.total_s}}},
          {"cases", cases},
-         {"summary",
-          {{"counts", counts}, {"worst", verdict_name(worst_verdict(results))}, {"exit_status", exit_status}}}});
+         {"summary", {{"counts", counts}, {"worst", worst}, {"exit_status", exit_status}}}});
 }
 
 nlohmann::json made_valid_utf8(nlohmann::json value) {
@@ -224,6 +227,28 @@ nlohmann::json made_valid_utf8(nlohmann::json value) {
     nlohmann::json out = nlohmann::json::object();
     for (auto &[key, element] : value.items()) out[valid_utf8(key)] = made_valid_utf8(std::move(element));
     return out;
+}
+
+void SummariesAsJson::cases_not_run(const NotRun &not_run) {
+    findings_["not_run"] = made_valid_utf8({{"cases", not_run.names}, {"why", not_run.why}});
+}
+
+nlohmann::json SummariesAsJson::whole_report(const RunContext &run, const std::vector<CaseResult> &results,
+                                             int exit_status) const {
+    auto report = report_json(run, results, exit_status);
+    nlohmann::json findings = findings_;
+    if (findings.contains("no_gpu")) {
+        report["summary"]["no_gpu"] = findings["no_gpu"];
+        findings.erase("no_gpu");
+    }
+    report.update(findings);
+    return report;
+}
+
+void JsonReporter::run_finished(const RunContext &run, const std::vector<CaseResult> &results, int exit_status) {
+    write_report_file(
+        "--json", path_,
+        whole_report(run, results, exit_status).dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n");
 }
 
 } // namespace gemm
