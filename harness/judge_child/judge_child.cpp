@@ -1,5 +1,6 @@
 #include "judge_child/judge_child.hpp"
 #include "judging/os/child_process.hpp"
+#include "judging/os/process.hpp"
 
 #include <algorithm>
 #include <cerrno>
@@ -43,20 +44,6 @@ struct Pipe {
         write = -1;
     }
 };
-
-// This process's environment with `overrides` ("NAME=value") put in.
-std::vector<std::string> environment_with(const std::vector<std::string> &overrides) {
-    std::vector<std::string> entries;
-    for (char **e = environ; *e; ++e) {
-        const std::string entry = *e;
-        const auto name = entry.substr(0, entry.find('=') + 1);
-        const bool replaced = std::any_of(overrides.begin(), overrides.end(),
-                                          [&](const std::string &o) { return o.compare(0, name.size(), name) == 0; });
-        if (!replaced) entries.push_back(entry);
-    }
-    entries.insert(entries.end(), overrides.begin(), overrides.end());
-    return entries;
-}
 
 // Complete lines out of what a pipe gave, the rest kept for the next read.
 void split_lines(std::string &pending, const std::function<void(const std::string &)> &on_line) {

@@ -24,21 +24,6 @@ void close_inherited_descriptors(const std::vector<int> &keep) {
 
 namespace {
 
-// The judge's environment with `overrides` ("NAME=value") put in: built before fork, since
-// the child may not allocate.
-std::vector<std::string> environment_with(const std::vector<std::string> &overrides) {
-    std::vector<std::string> entries;
-    for (char **e = environ; *e; ++e) {
-        const std::string entry = *e;
-        const auto name = entry.substr(0, entry.find('=') + 1);
-        const bool replaced = std::any_of(overrides.begin(), overrides.end(),
-                                          [&](const std::string &o) { return o.compare(0, name.size(), name) == 0; });
-        if (!replaced) entries.push_back(entry);
-    }
-    entries.insert(entries.end(), overrides.begin(), overrides.end());
-    return entries;
-}
-
 std::vector<char *> pointers_to(const std::vector<std::string> &words) {
     std::vector<char *> pointers;
     for (const auto &w : words) pointers.push_back(const_cast<char *>(w.c_str()));
@@ -76,6 +61,19 @@ bool read_output(int fd, std::chrono::steady_clock::time_point deadline, bool bo
 }
 
 } // namespace
+
+std::vector<std::string> environment_with(const std::vector<std::string> &overrides) {
+    std::vector<std::string> entries;
+    for (char **e = environ; *e; ++e) {
+        const std::string entry = *e;
+        const auto name = entry.substr(0, entry.find('=') + 1);
+        const bool replaced = std::any_of(overrides.begin(), overrides.end(),
+                                          [&](const std::string &o) { return o.compare(0, name.size(), name) == 0; });
+        if (!replaced) entries.push_back(entry);
+    }
+    entries.insert(entries.end(), overrides.begin(), overrides.end());
+    return entries;
+}
 
 CapturedRun run_captured(const std::vector<std::string> &argv, const ChildSetup &setup) {
     CapturedRun run;

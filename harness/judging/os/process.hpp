@@ -41,6 +41,10 @@ std::string find_program(const std::string &program);
 // child (a solution above all) cannot write to files its parent happened to have open.
 void close_inherited_descriptors(const std::vector<int> &keep = {});
 
+// This process's environment with `overrides` ("NAME=value") put in; built before fork, since
+// a forked child may not allocate.
+std::vector<std::string> environment_with(const std::vector<std::string> &overrides);
+
 // "exited with status 3", "killed by signal 11 (Segmentation fault)".
 std::string describe_wait_status(int wait_status);
 
