@@ -1,4 +1,5 @@
 #include "referee/case_referee.hpp"
+#include "cuda_driver/cublas_api.hpp"
 #include "measurement/gpu_sharing.hpp"
 #include "measurement/offset_rule.hpp"
 #include "measurement/sampling.hpp"
@@ -113,7 +114,7 @@ CaseReferee::CaseReferee(RefereeChannel &judge, RunnerLink &baseline, const Devi
 
 CaseReferee::~CaseReferee() {
     problem_.reset();
-    if (cublas_) cublasDestroy(cublas_);
+    if (cublas_) cublas_api().destroy(cublas_);
 }
 
 void CaseReferee::detach_solution() {
@@ -125,7 +126,7 @@ void CaseReferee::detach_solution() {
 }
 
 cublasHandle_t CaseReferee::cublas() {
-    if (!cublas_) cublas_check(cublasCreate(&cublas_), "cublasCreate");
+    if (!cublas_) cublas_check(cublas_api().create(&cublas_), "cublasCreate");
     return cublas_;
 }
 

@@ -1,4 +1,5 @@
 #include "runner/cuda_backend.hpp"
+#include "cuda_driver/cublas_api.hpp"
 #include "cuda_driver/driver_api.hpp"
 #include "runner/calibration_kernel.hpp"
 
@@ -15,7 +16,7 @@ namespace {
 // C = A·B for row-major matrices: cuBLAS is column-major, so it computes Cᵀ = Bᵀ·Aᵀ.
 cublasStatus_t row_major_sgemm(cublasHandle_t handle, const float *A, const float *B, float *C, int M, int N, int K) {
     const float one = 1, zero = 0;
-    return cublasSgemm(handle, CUBLAS_OP_N, CUBLAS_OP_N, K, M, N, &one, B, K, A, N, &zero, C, K);
+    return cublas_api().sgemm(handle, CUBLAS_OP_N, CUBLAS_OP_N, K, M, N, &one, B, K, A, N, &zero, C, K);
 }
 
 CallOutcome failed(std::string why) {
@@ -32,7 +33,7 @@ CudaBackend::~CudaBackend() {
         cudaEventDestroy(own_events_.before);
         cudaEventDestroy(own_events_.after);
     }
-    if (cublas_) cublasDestroy(cublas_);
+    if (cublas_) cublas_api().destroy(cublas_);
 }
 
 std::string CudaBackend::start(bool baseline) {
@@ -49,9 +50,13 @@ std::string CudaBackend::start(bool baseline) {
     if (cudaDeviceGetAttribute(&multiprocessors_, cudaDevAttrMultiProcessorCount, 0) != cudaSuccess)
         return "cannot read the GPU's multiprocessor count";
     if (baseline) {
-        if (cublasCreate(&cublas_) != CUBLAS_STATUS_SUCCESS) return "cublasCreate failed";
+        try {
+            if (cublas_api().create(&cublas_) != CUBLAS_STATUS_SUCCESS) return "cublasCreate failed";
+        } catch (const std::runtime_error &e) {
+            return e.what();
+        }
         // FP32 arithmetic only: the baseline is SGEMM, never TF32.
-        if (cublasSetMathMode(cublas_, CUBLAS_PEDANTIC_MATH) != CUBLAS_STATUS_SUCCESS)
+        if (cublas_api().set_math_mode(cublas_, CUBLAS_PEDANTIC_MATH) != CUBLAS_STATUS_SUCCESS)
             return "cublasSetMathMode failed";
     }
     return "";

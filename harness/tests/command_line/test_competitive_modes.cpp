@@ -471,7 +471,7 @@ TEST_CASE("./judge history on a damaged history sets it aside in one line naming
 
     const auto none = run_captured({judge_program, "history", "--history", folder.at("none.sqlite")});
     CHECK(none.exit_code == 0);
-    CHECK(contains(none.output, "no history yet: " + folder.at("none.sqlite") + " does not exist"));
+    CHECK(contains(unwrapped(none.output), "no history yet: " + folder.at("none.sqlite") + " does not exist"));
     CHECK_FALSE(std::filesystem::exists(folder.at("none.sqlite"))); // reading creates nothing
 }
 

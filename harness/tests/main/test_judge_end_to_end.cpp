@@ -231,7 +231,8 @@ TEST_CASE("a compile error is CE with nvcc's message, with or without a GPU") {
 TEST_CASE("a solve() without extern \"C\" is CE with a sentence saying so, with or without a GPU") {
     const auto run = run_judge(known_bad_dir + "/missing-extern-c.cu", {}, "known-bad-missing-extern-c");
     CHECK(run.exit_code == 4);
-    CHECK(run.output.find("missing-extern-c.cu defines solve() without extern \"C\"") != std::string::npos);
+    CHECK(gemm::test::unwrapped(run.output).find("missing-extern-c.cu defines solve() without extern \"C\"") !=
+          std::string::npos);
 }
 
 // Compiled as a user without a GPU would (no GPU visible even where there is one): for the

@@ -1,6 +1,7 @@
 // The two FP64 references agree: the CPU one for small cases and cuBLAS DGEMM for
 // large ones must be interchangeable, or a case's verdict would depend on its size.
 #include "common/rng.hpp"
+#include "cuda_driver/cublas_api.hpp"
 #include "judging/os/gpu_turn.hpp"
 #include "referee/device_info.hpp"
 #include "referee/reference_cublas.hpp"
@@ -24,13 +25,13 @@ TEST_CASE("the CPU and cuBLAS FP64 references agree to FP64 rounding") {
     const auto A = generate_matrix(spec, 0, MatrixId::A, M, N);
     const auto B = generate_matrix(spec, 0, MatrixId::B, N, K);
     cublasHandle_t handle;
-    REQUIRE(cublasCreate(&handle) == CUBLAS_STATUS_SUCCESS);
+    REQUIRE(cublas_api().create(&handle) == CUBLAS_STATUS_SUCCESS);
     DeviceArray<float> a(A.size()), b(B.size());
     cuda_check(cudaMemcpy(a.data(), A.data(), A.size() * sizeof(float), cudaMemcpyHostToDevice), "upload");
     cuda_check(cudaMemcpy(b.data(), B.data(), B.size() * sizeof(float), cudaMemcpyHostToDevice), "upload");
     DeviceReference device(M, N, K);
     compute_reference(handle, a.data(), b.data(), device);
-    cublasDestroy(handle);
+    cublas_api().destroy(handle);
     Reference gpu{M, N, K, std::vector<double>(device.value.size()), std::vector<double>(device.value.size()), ""};
     cuda_check(
         cudaMemcpy(gpu.value.data(), device.value.data(), gpu.value.size() * sizeof(double), cudaMemcpyDeviceToHost),
