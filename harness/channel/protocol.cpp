@@ -79,7 +79,9 @@ void to_json(json &j, const TestCase &tc) {
              {"density", tc.generator.density},
              {"seed", tc.generator.seed},
              {"explicit", tc.has_explicit_data},
-             {"time_limit_s", tc.time_limit_s}};
+             {"time_limit_s", tc.time_limit_s},
+             {"dims", tc.dims},
+             {"scalars", tc.scalars}};
     if (tc.has_explicit_data) {
         j["A"] = tc.A;
         j["B"] = tc.B;
@@ -100,6 +102,8 @@ void from_json(const json &j, TestCase &tc) {
     j.at("seed").get_to(tc.generator.seed);
     j.at("explicit").get_to(tc.has_explicit_data);
     j.at("time_limit_s").get_to(tc.time_limit_s);
+    tc.dims = j.value("dims", std::vector<long long>{});
+    tc.scalars = j.value("scalars", std::map<std::string, double>{});
     if (tc.has_explicit_data) {
         j.at("A").get_to(tc.A);
         j.at("B").get_to(tc.B);

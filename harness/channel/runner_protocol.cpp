@@ -34,13 +34,8 @@ RunnerWork parse_work(const std::string &name) {
 } // namespace
 
 void to_json(json &j, const CallOrder &o) {
-    j = json{{"M", o.M},
-             {"N", o.N},
-             {"K", o.K},
-             {"a", o.a_offset},
-             {"b", o.b_offset},
-             {"c", o.c_offset},
-             {"work", work_name(o.work)}};
+    j = json{{"M", o.M},        {"N", o.N},        {"K", o.K},       {"a", o.a_offset},
+             {"b", o.b_offset}, {"c", o.c_offset}, {"dims", o.dims}, {"work", work_name(o.work)}};
     if (o.work == RunnerWork::Calibration) {
         j["stand_in_ns"] = o.calibration_ns;
         j["stand_in_kind"] = calibration_kind_name(o.calibration_kind);
@@ -54,6 +49,7 @@ void from_json(const json &j, CallOrder &o) {
     j.at("a").get_to(o.a_offset);
     j.at("b").get_to(o.b_offset);
     j.at("c").get_to(o.c_offset);
+    o.dims = j.value("dims", std::vector<long long>{});
     o.work = parse_work(j.at("work").get<std::string>());
     o.calibration_ns = j.value("stand_in_ns", 0ULL);
     const std::string kind = j.value("stand_in_kind", std::string(calibration_kind_name(CalibrationKind::Light)));

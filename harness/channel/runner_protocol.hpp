@@ -20,6 +20,7 @@
 #include <optional>
 #include <string>
 #include <sys/types.h>
+#include <vector>
 
 namespace gemm {
 
@@ -33,6 +34,7 @@ enum class RunnerWork { Solve, Cublas, Nothing, Calibration };
 // One call: the shape and where A, B and C start in the shared allocation, in bytes.
 struct CallOrder {
     int M = 0, N = 0, K = 0;
+    std::vector<long long> dims; // the case's own dims, the entry point's integer arguments (entry_plan.hpp)
     std::size_t a_offset = 0, b_offset = 0, c_offset = 0;
     RunnerWork work = RunnerWork::Solve;
     unsigned long long calibration_ns = 0;                     // Calibration: how long its kernel keeps the SMs busy

@@ -40,6 +40,7 @@ std::variant<RunnerArguments, int> read_runner_arguments(int argc, char **argv) 
     app.add_option("--referee", a.referee_fd, "socket to the referee")->required();
     app.add_option("--monitor", a.monitor_fd, "socket to the judge for the confinement's listener");
     app.add_flag("--baseline", a.baseline, "load no solution: call cuBLAS SGEMM or nothing");
+    app.add_option("--entry", a.entry, "the entry point and where its arguments come from");
     app.add_option("--relaxed", a.unconfined_reason, "confine less, for this tool (compute-sanitizer, ncu)");
     return parsed(app, argc, argv, a);
 }

@@ -18,6 +18,7 @@ struct RefereeArguments {
 
 struct RunnerArguments {
     std::string library, unconfined_reason;
+    std::string entry; // the entry point and its arguments (entry_plan.hpp); none: the default problem's
     int referee_fd = -1, monitor_fd = -1;
     bool baseline = false;
 };

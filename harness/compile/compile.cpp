@@ -66,9 +66,10 @@ std::optional<std::string> nearest_solution_file(const std::string &path) {
 constexpr std::size_t max_compiler_output = 1u << 20; // a flood of errors is cut, not held in memory
 
 // A library that defines no solve() is CE too, said in the solution's terms (solve_symbol.hpp).
-CompileResult with_solve_checked(CompileResult result, const std::string &source_path, const std::string &library) {
+CompileResult with_solve_checked(CompileResult result, const std::string &source_path, const std::string &library,
+                                 const CompileOptions &options) {
     result.library = library;
-    const auto missing = missing_solve(source_path, library);
+    const auto missing = missing_solve(source_path, library, options.entry, options.entry_declaration);
     result.ok = !missing;
     if (missing) result.diagnostics = *missing;
     return result;
@@ -132,7 +133,7 @@ CompileResult compile_solution(const std::string &source_path, const CompileOpti
         cache_entry_name(source_path, nvcc_arguments(fs::absolute(source_path).string(), "", options), version);
     if (auto library = cache.find(entry, result.rebuilt_damaged)) {
         result.cached = true;
-        return with_solve_checked(std::move(result), source_path, *library);
+        return with_solve_checked(std::move(result), source_path, *library, options);
     }
 
     const std::string partial = cache.scratch_path(entry, ".so");
@@ -167,7 +168,8 @@ CompileResult compile_solution(const std::string &source_path, const CompileOpti
             result.diagnostics += (result.diagnostics.back() == '\n' ? "" : "\n") + *hint + "\n";
         return result;
     }
-    return with_solve_checked(std::move(result), source_path, cache.store(entry, partial, inputs, started_on_disk));
+    return with_solve_checked(std::move(result), source_path, cache.store(entry, partial, inputs, started_on_disk),
+                              options);
 }
 
 } // namespace gemm

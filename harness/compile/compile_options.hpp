@@ -23,6 +23,10 @@ struct CompileOptions {
     std::vector<std::string> include_dirs; // absolute; searched after the solution's own folder
     std::vector<std::string> extra_flags;
     CompileLimits limits;
+    // The function the library must export (the problem's entry point), and its declaration
+    // for the CE that says it is missing.
+    std::string entry = "solve";
+    std::string entry_declaration;
 };
 
 } // namespace gemm

@@ -68,23 +68,26 @@ std::string unmangled_base_name(const std::string &symbol) {
     return symbol.substr(digits, length);
 }
 
-std::optional<std::string> missing_solve(const std::string &source_path, const std::string &library) {
+std::optional<std::string> missing_solve(const std::string &source_path, const std::string &library,
+                                         const std::string &entry, const std::string &declaration) {
     const auto symbols = exported_symbols(library);
-    if (!symbols || std::find(symbols->begin(), symbols->end(), "solve") != symbols->end()) return std::nullopt;
-    const std::string declare = "; declare it as\n" + std::string(solve_declaration);
+    if (!symbols || std::find(symbols->begin(), symbols->end(), entry) != symbols->end()) return std::nullopt;
+    const std::string declared = declaration.empty() ? solve_declaration : declaration;
+    const std::string declare = "; declare it as\n" + declared;
     if (only_blank(read_text_file(source_path).value_or("x")))
-        return source_path + " is empty: a solution defines\n" + solve_declaration;
+        return source_path + " is empty: a solution defines\n" + declared;
     std::vector<std::string> names;
     for (const auto &symbol : *symbols) {
         const std::string name = unmangled_base_name(symbol);
-        if (name == "solve")
-            return source_path + " defines solve() without extern \"C\" (so it is named " + symbol + ")" + declare;
+        if (name == entry)
+            return source_path + " defines " + entry + "() without extern \"C\" (so it is named " + symbol + ")" +
+                   declare;
         names.push_back(name);
     }
-    if (const auto near = nearest_name("solve", names))
-        return source_path + " defines no solve(); did you mean " + *near + " → solve? A solution defines\n" +
-               solve_declaration;
-    return source_path + " defines no function named solve" + declare;
+    if (const auto near = nearest_name(entry, names))
+        return source_path + " defines no " + entry + "(); did you mean " + *near + " → " + entry +
+               "? A solution defines\n" + declared;
+    return source_path + " defines no function named " + entry + declare;
 }
 
 } // namespace gemm

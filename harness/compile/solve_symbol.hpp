@@ -23,6 +23,9 @@ std::string unmangled_base_name(const std::string &symbol);
 
 // Why `library`, compiled from `source_path`, has no solve() the runner can find, as the
 // CE's message; none when it exports solve, or cannot be read (the runner then decides).
-std::optional<std::string> missing_solve(const std::string &source_path, const std::string &library);
+// `entry` is the problem's entry point, `declaration` how it is declared (solve_declaration
+// where empty).
+std::optional<std::string> missing_solve(const std::string &source_path, const std::string &library,
+                                         const std::string &entry = "solve", const std::string &declaration = "");
 
 } // namespace gemm

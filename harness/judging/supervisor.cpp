@@ -265,6 +265,7 @@ bool Supervisor::spawn_runner(int runner_end) {
     runner.argv.insert(runner.argv.end(), {options_.runner, "--referee=" + std::to_string(runner_end),
                                            "--monitor=" + std::to_string(monitor_pair[1])});
     if (!options_.relaxed_for.empty()) runner.argv.push_back("--relaxed=" + options_.relaxed_for);
+    if (!options_.entry.empty()) runner.argv.push_back("--entry=" + options_.entry);
     runner.argv.push_back(scratch_->library());
     runner.keep_fds = {runner_end, monitor_pair[1]};
     runner.output_fd = output[1];

@@ -37,6 +37,7 @@ struct SupervisorOptions {
     std::string referee;                          // the gemm-referee program
     std::string runner;                           // the gemm-runner program
     std::string library;                          // the compiled solution
+    std::string entry;                            // how the runner calls it (channel/entry_plan.hpp)
     std::vector<std::string> runner_prefix;       // a tool the solution's runner runs under (compute-sanitizer, ncu)
     std::string relaxed_for;                      // that tool's name: it needs a looser confinement
     std::vector<std::array<int, 3>> timed_shapes; // the empty call is measured for these before the solution loads

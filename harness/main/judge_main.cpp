@@ -2,9 +2,11 @@
 // The modes: the suite (or one --shape), --stress, --sanitize (command_line/modes/session.hpp), and
 // rank, compare, history, leaderboard (command_line/modes/rank_mode.hpp); case and cache commands.
 #include "command_line/modes/batch_mode.hpp"
+#include "command_line/modes/problems_mode.hpp"
 #include "command_line/modes/rank_mode.hpp"
 #include "command_line/modes/session.hpp"
 #include "command_line/options/cli.hpp"
+#include "command_line/options/problem_choice.hpp"
 #include "command_line/reporters/plot_call.hpp"
 #include "common/errors.hpp"
 #include "common/terminal_text.hpp"
@@ -14,6 +16,7 @@
 #include "sandbox/identity.hpp"
 #include "testcases/case_command.hpp"
 #include "testcases/case_tools.hpp"
+#include "testcases/problem.hpp"
 #include "testcases/testcase.hpp"
 #ifdef GEMM_JUDGE_HAS_SERVE
 #include "serve/serve.hpp"
@@ -141,8 +144,14 @@ int main(int argc, char **argv) {
     if (words.size() >= 2 && words[0] == "help" && words[1] == "batch") return run_batch_command({"--help"}, defaults);
     const auto parsed = parse_command_line(argc, argv, defaults);
     if (const int *status = std::get_if<int>(&parsed)) return *status;
-    const auto &options = std::get<JudgeOptions>(parsed);
+    JudgeOptions options = std::get<JudgeOptions>(parsed);
     try {
+        if (options.mode == "problems")
+            return options.selection.problem.empty() ? list_problems(defaults.testcases_dir)
+                                                     : show_problem(defaults.testcases_dir, options.selection.problem);
+        if (!options.case_command && options.cache_command.empty() && options.mode != "history" &&
+            options.mode != "leaderboard")
+            choose_problem(options, defaults.testcases_dir);
         if (options.case_command) return run_case_command(*options.case_command, options.selection.testcases_dir);
         if (!options.cache_command.empty()) return run_cache_command(options.cache_command, options.compile.cache_dir);
         if (!options.reports.plot_path.empty())
@@ -155,6 +164,10 @@ int main(int argc, char **argv) {
     } catch (const UsageError &e) {
         std::cerr << wrap_to_width("judge: " + escape_for_terminal(e.what(), true), console_width, 2) << "\n";
         return exit_status::usage;
+    } catch (const ProblemError &e) {
+        // A problem's descriptor is the suite's, as a testcase file is: its fault is the judge's setup.
+        std::cerr << wrap_to_width("judge: JE: " + std::string(e.what()), console_width, 2) << "\n";
+        return exit_status::judge_error;
     } catch (const SetupError &e) {
         std::cerr << wrap_to_width("judge: setup: " + escape_for_terminal(e.what(), true), console_width, 2) << "\n";
         return exit_status::setup;

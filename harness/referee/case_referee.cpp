@@ -71,6 +71,7 @@ struct CaseReferee::Problem {
         o.M = M;
         o.N = N;
         o.K = K;
+        o.dims = dims.empty() ? std::vector<long long>{M, N, K} : dims;
         o.a_offset = static_cast<std::size_t>(reinterpret_cast<unsigned char *>(A.data()) - arena);
         o.b_offset = static_cast<std::size_t>(reinterpret_cast<unsigned char *>(B.data()) - arena);
         o.c_offset = static_cast<std::size_t>(reinterpret_cast<unsigned char *>(C.data()) - arena);
@@ -81,6 +82,7 @@ struct CaseReferee::Problem {
     IntegrityCheck integrity() { return integrity_check.check(A, pristine_A.data(), B, pristine_B.data(), C); }
 
     int M, N, K;
+    std::vector<long long> dims; // the case's own, for the entry point's arguments; set per case
     unsigned char *arena;
     DeviceArray<float> pristine_A, pristine_B, snapshot_C;
     GuardedBuffer A, B, C;
@@ -438,6 +440,7 @@ CaseResult CaseReferee::run_case(const CaseRequest &request) {
     judge_.send({{"event", event::judge}});
     PhaseClock clock(r.phases);
     Problem &problem = problem_for(tc.M, tc.N, tc.K);
+    problem.dims = tc.dims;
     run_checked_call(problem, request, r, clock);
     const bool checked_call_passed = judge_output(*r.check, *r.facts.checked_integrity).verdict == Verdict::AC;
     if (!checked_call_passed || !request.policy.timed) return r;

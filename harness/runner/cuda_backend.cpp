@@ -62,11 +62,18 @@ std::string CudaBackend::start(bool baseline) {
     return "";
 }
 
-std::string CudaBackend::load(const std::string &library) {
+std::string CudaBackend::load(const std::string &library, const EntryPlan &plan) {
     void *handle = dlopen(library.c_str(), RTLD_NOW | RTLD_LOCAL);
     if (!handle) return std::string("cannot load the compiled solution: ") + dlerror();
-    solve_ = reinterpret_cast<SolveFunction>(dlsym(handle, "solve"));
-    if (solve_) return "";
+    if (void *function = dlsym(handle, plan.symbol.c_str())) {
+        try {
+            entry_.emplace(function, plan);
+        } catch (const std::invalid_argument &e) {
+            return e.what();
+        }
+        return "";
+    }
+    if (plan.symbol != "solve") return "the library has no extern \"C\" " + plan.symbol + " symbol";
     // The C++ name of solve(const float*, const float*, float*, int, int, int).
     if (dlsym(handle, "_Z5solvePKfS0_Pfiii"))
         return "the library has no extern \"C\" solve symbol: solve() is compiled with a C++ (mangled) name; "
@@ -145,13 +152,15 @@ CallOutcome CudaBackend::call(const CallOrder &o) {
     // timed with: the referee compares them with its stamps, and believes its stamps.
     const bool events = record_own_event(own_events_.before);
     switch (o.work) {
-    case RunnerWork::Solve:
-        if (!solve_) return failed("no solve() was loaded");
+    case RunnerWork::Solve: {
+        if (!entry_) return failed("no solve() was loaded");
         // The NVTX range lets a profiler (rank --profile) take the solution's kernels alone.
         nvtxRangePushA("solve");
-        solve_(A, B, C, o.M, o.N, o.K);
+        const std::string why = (*entry_)(A, B, C, o.dims.empty() ? std::vector<long long>{o.M, o.N, o.K} : o.dims);
         nvtxRangePop();
+        if (!why.empty()) return failed(why);
         break;
+    }
     case RunnerWork::Cublas:
         if (!cublas_ || row_major_sgemm(cublas_, A, B, C, o.M, o.N, o.K) != CUBLAS_STATUS_SUCCESS)
             return failed("cuBLAS SGEMM failed");

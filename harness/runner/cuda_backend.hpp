@@ -2,16 +2,17 @@
 // descriptor, and the four kinds of call (the solution, cuBLAS SGEMM, nothing, a calibration call).
 #pragma once
 
+#include "channel/entry_plan.hpp"
 #include "cuda_driver/mapped_allocation.hpp"
 #include "runner/runner_loop.hpp"
 
+#include "runner/entry_call.hpp"
 #include <cublas_v2.h>
 #include <cuda.h>
 #include <cuda_runtime.h>
+#include <optional>
 
 namespace gemm {
-
-using SolveFunction = void (*)(const float *A, const float *B, float *C, int M, int N, int K);
 
 class CudaBackend : public RunnerBackend {
   public:
@@ -19,15 +20,16 @@ class CudaBackend : public RunnerBackend {
     // Creates the context (and, for the baseline, the cuBLAS handle) before the process
     // is confined: "" or why the GPU cannot be used.
     std::string start(bool baseline);
-    // Loads the compiled solution and finds solve(); "" or why not, in the user's terms.
-    std::string load(const std::string &library);
+    // Loads the compiled solution and finds its entry point (the plan's symbol); "" or why
+    // not, in the user's terms.
+    std::string load(const std::string &library, const EntryPlan &plan);
     std::string map(int fd, std::size_t bytes) override;
     CallOutcome call(const CallOrder &order) override;
 
   private:
     std::string check_device_untouched(const float *C) const;
     bool record_own_event(cudaEvent_t &event);
-    SolveFunction solve_ = nullptr;
+    std::optional<EntryCall> entry_;
     cublasHandle_t cublas_ = nullptr;
     int multiprocessors_ = 1;
     MappedAllocation mapping_; // the referee's arena, as this process sees it

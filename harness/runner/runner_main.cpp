@@ -3,6 +3,7 @@
 // the solution, so no solution code ever runs unconfined. It holds nothing that
 // decides: no seed, no reference, no check, no clock. With --baseline it loads no
 // solution and calls cuBLAS or nothing, for the referee's baseline and empty calls.
+#include "channel/entry_plan.hpp"
 #include "channel/socket_channel.hpp"
 #include "channel/worker_arguments.hpp"
 #include "runner/confinement.hpp"
@@ -17,7 +18,8 @@ int main(int argc, char **argv) {
     using namespace gemm;
     const auto arguments = read_runner_arguments(argc, argv);
     if (const int *status = std::get_if<int>(&arguments)) return *status;
-    const auto &[library, unconfined_reason, referee_fd, monitor_fd, baseline] = std::get<RunnerArguments>(arguments);
+    const auto &[library, unconfined_reason, entry, referee_fd, monitor_fd, baseline] =
+        std::get<RunnerArguments>(arguments);
     if (!baseline && (library.empty() || monitor_fd < 0)) {
         std::cerr << "gemm-runner: needs a library and --monitor, or --baseline\n";
         return 2;
@@ -37,7 +39,8 @@ int main(int argc, char **argv) {
             std::cerr << "gemm-runner: could not hand the judge its confinement\n";
             return 3;
         }
-        solve_error = backend.load(library);
+        const auto plan = parse_entry_plan(entry.empty() ? entry_plan_text(entry_plan_of(default_problem())) : entry);
+        solve_error = plan ? backend.load(library, *plan) : "the judge gave the runner a bad --entry: " + entry;
     }
     referee.send({{"event", runner_event::hello}, {"solve_error", solve_error}});
     if (!solve_error.empty() || !gpu_error.empty()) return 0;

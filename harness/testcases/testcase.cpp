@@ -3,6 +3,7 @@
 #include "common/terminal_text.hpp"
 #include "common/text.hpp"
 #include "testcases/categories.hpp"
+#include "testcases/problem.hpp"
 #include "verification/check.hpp"
 #include "verification/reference.hpp"
 
@@ -10,6 +11,7 @@
 #include <charconv>
 #include <cmath>
 #include <filesystem>
+#include <limits>
 #include <optional>
 #include <set>
 #include <sstream>
@@ -39,7 +41,8 @@ constexpr double max_time_limit_s = 600;
 
 class Parser {
   public:
-    Parser(const std::string &text, std::string path) : in_(text), path_(std::move(path)) {}
+    Parser(const std::string &text, std::string path, const ProblemDescriptor &problem)
+        : in_(text), path_(std::move(path)), problem_(problem) {}
 
     TestCase parse(const std::string &name);
 
@@ -59,11 +62,14 @@ class Parser {
     void check_shape_is_judgeable(const TestCase &tc) const;
     int parse_dimension(const std::string &token, const char *what) const;
     void parse_data(const std::vector<std::string> &t, TestCase &tc);
+    void parse_shape(const std::vector<std::string> &t, TestCase &tc);
+    std::string shape_usage() const;
     std::vector<double> read_matrix(const char *label, int rows, int cols, std::vector<int> *row_lines = nullptr);
     void check_complete(TestCase &tc);
 
     std::istringstream in_;
     std::string path_;
+    const ProblemDescriptor &problem_;
     int line_number_ = 0;
     int shape_line_ = 0;
     std::set<std::string> seen_;
@@ -193,7 +199,7 @@ void Parser::check_shape_is_judgeable(const TestCase &tc) const {
 }
 
 void Parser::check_complete(TestCase &tc) {
-    if (!seen_.count("shape")) fail("missing `shape M N K`");
+    if (!seen_.count("shape")) fail("missing `" + shape_usage() + "`");
     check_shape_is_judgeable(tc);
     if (!has_data_) fail("missing `data` line");
     if (data_explicit_) {
@@ -230,6 +236,31 @@ void Parser::check_complete(TestCase &tc) {
     }
 }
 
+std::string Parser::shape_usage() const {
+    std::string usage = "shape";
+    for (const auto &dim : problem_.dims) usage += " " + dim;
+    return usage;
+}
+
+// The default problem's `shape M N K` is the product's own; another problem's shape is in
+// its own dims, in their order, and makes the product's M, N and K (problem.hpp).
+void Parser::parse_shape(const std::vector<std::string> &t, TestCase &tc) {
+    const std::string usage = shape_usage();
+    expect_count(t, problem_.dims.size() + 1, usage.c_str());
+    tc.dims.clear();
+    for (std::size_t i = 0; i < problem_.dims.size(); ++i)
+        tc.dims.push_back(parse_dimension(t[i + 1], problem_.dims[i].c_str()));
+    const auto shape = problem_.gemm_shape(tc.dims);
+    const char *axes[] = {"M", "N", "K"};
+    for (int axis = 0; axis < 3; ++axis)
+        if (shape[axis] > std::numeric_limits<int>::max())
+            fail(std::string("the product's ") + axes[axis] + " = " + std::to_string(shape[axis]) +
+                 " exceeds 2^31 - 1");
+    tc.M = static_cast<int>(shape[0]);
+    tc.N = static_cast<int>(shape[1]);
+    tc.K = static_cast<int>(shape[2]);
+}
+
 TestCase Parser::parse(const std::string &name) {
     TestCase tc;
     tc.name = name;
@@ -241,11 +272,8 @@ TestCase Parser::parse(const std::string &name) {
         const bool is_block = key == "A" || key == "B" || key == "C";
         if (!seen_.insert(key).second) fail("`" + key + "` appears twice");
         if (key == "shape") {
-            expect_count(t, 4, "shape M N K");
             shape_line_ = line_number_;
-            tc.M = parse_dimension(t[1], "M");
-            tc.N = parse_dimension(t[2], "N");
-            tc.K = parse_dimension(t[3], "K");
+            parse_shape(t, tc);
         } else if (key == "data") {
             parse_data(t, tc);
             has_data_ = true;
@@ -260,7 +288,14 @@ TestCase Parser::parse(const std::string &name) {
             tc.time_limit_s = parse_real(t[1], "time_limit");
             if (tc.time_limit_s <= 0 || tc.time_limit_s > max_time_limit_s)
                 fail("time_limit must be in (0, 600] seconds");
+        } else if (key == "scalar") {
+            seen_.erase(key); // one line per scalar
+            expect_count(t, 3, "scalar NAME VALUE");
+            if (!problem_.roles.count(t[1])) fail("this problem has no scalar " + t[1]);
+            if (!tc.scalars.emplace(t[1], parse_real(t[2], "the scalar's value")).second)
+                fail("scalar " + t[1] + " appears twice");
         } else if (is_block) {
+            if (!problem_.is_default) fail("explicit matrices are written for the default problem's cases only");
             if (t.size() != 1) fail("a matrix block starts with `" + key + "` alone on its line");
             if (!seen_.count("shape")) fail("`shape` must come before the matrix blocks");
             if (!data_explicit_) fail("matrix blocks need `data explicit` before them");
@@ -268,7 +303,8 @@ TestCase Parser::parse(const std::string &name) {
             if (key == "B") b_ = read_matrix("B", tc.N, tc.K);
             if (key == "C") c_ = read_matrix("C", tc.M, tc.K, &tc.expected_C_row_lines);
         } else {
-            fail("unknown key `" + key + "` (expected shape, data, seed, time_limit, A, B or C)");
+            fail("unknown key `" + key + "` (expected shape, data, seed, time_limit, " +
+                 (problem_.is_default ? "A, B or C)" : "or scalar)"));
         }
     }
     ++line_number_; // problems of the file as a whole are reported after its last line
@@ -290,8 +326,13 @@ double time_limit_s(const TestCase &tc) {
     return tc.time_limit_s > 0 ? tc.time_limit_s : default_time_limit_s(tc.M, tc.N, tc.K);
 }
 
+TestCase parse_testcase(const std::string &text, const std::string &path, const std::string &name,
+                        const ProblemDescriptor &problem) {
+    return Parser(without_utf8_bom(text), path, problem).parse(name);
+}
+
 TestCase parse_testcase(const std::string &text, const std::string &path, const std::string &name) {
-    return Parser(without_utf8_bom(text), path).parse(name);
+    return parse_testcase(text, path, name, default_problem());
 }
 
 TestCase parse_option_case(const std::vector<OptionLine> &lines, const std::string &name,
@@ -357,7 +398,13 @@ TestCase load_testcase(const std::string &path, const std::string &suite_root) {
     if (!text) throw TestcaseError(escape_for_terminal(path) + ":0: cannot be read");
     auto name = std::filesystem::path(path).lexically_relative(suite_root).replace_extension("").generic_string();
     if (name.empty() || name.rfind("..", 0) == 0) name = std::filesystem::path(path).stem().string();
-    TestCase tc = parse_testcase(*text, path, name);
+    const ProblemDescriptor *problem = nullptr;
+    try {
+        problem = &suite_problem(suite_root);
+    } catch (const ProblemError &e) {
+        throw TestcaseError(e.what());
+    }
+    TestCase tc = parse_testcase(*text, path, name, *problem);
     // The same check wherever a file is loaded (the judge, --list, case show, case validate):
     // a wrong expected C is the file's error, at that row.
     if (tc.expected_C.empty()) return tc;
@@ -400,8 +447,16 @@ std::string unmatched_case_selector(const std::vector<std::string> &selectors,
 
 std::vector<std::string> case_files_below(const std::string &folder) {
     std::vector<std::string> paths;
-    for (const auto &entry : std::filesystem::recursive_directory_iterator(folder))
-        if (entry.path().extension() == ".case") paths.push_back(entry.path().string());
+    // A folder below with its own problem.json is another problem's suite, not this one's.
+    for (auto entry = std::filesystem::recursive_directory_iterator(folder);
+         entry != std::filesystem::recursive_directory_iterator(); ++entry) {
+        std::error_code ec;
+        if (entry->is_directory(ec) && std::filesystem::exists(problem_file_of(entry->path().string()), ec)) {
+            entry.disable_recursion_pending();
+            continue;
+        }
+        if (entry->path().extension() == ".case") paths.push_back(entry->path().string());
+    }
     std::sort(paths.begin(), paths.end());
     return paths;
 }
@@ -412,6 +467,11 @@ Suite load_suite_leniently(const std::string &suite_root) {
     const std::string shown_root = escape_for_terminal(suite_root);
     std::error_code ec;
     if (!fs::is_directory(suite_root, ec)) return {{}, {shown_root + ":0: is not a folder of testcases"}};
+    try {
+        suite_problem(suite_root);
+    } catch (const ProblemError &e) {
+        return {{}, {e.what()}};
+    }
     std::vector<std::string> paths;
     try {
         paths = case_files_below(suite_root);

@@ -9,6 +9,7 @@
 #include "verification/reference.hpp"
 
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -28,6 +29,10 @@ struct TestCase {
     std::vector<double> expected_C;        // optional expected result of an explicit case
     std::vector<int> expected_C_row_lines; // the file line of each row of C, for messages
     double time_limit_s = 0;               // per solve() call; 0 means default_time_limit_s
+    // The problem's own dimensions, as the `shape` line gives them (problem.hpp): M, N, K for
+    // the default problem; empty for a case made in code, which means M, N, K.
+    std::vector<long long> dims;
+    std::map<std::string, double> scalars; // `scalar NAME VALUE` lines, by role
 };
 
 // A slow but correct kernel (naive, ~1 TFLOP/s) must never get TLE: one second plus
@@ -55,6 +60,10 @@ struct TestcaseError : std::runtime_error {
 // Parses one file's text (a leading UTF-8 byte order mark is ignored). `name` is what the
 // suite calls it; `path` appears in errors.
 TestCase parse_testcase(const std::string &text, const std::string &path, const std::string &name);
+// The same for a case of `problem`, whose `shape` line gives that problem's dims.
+struct ProblemDescriptor;
+TestCase parse_testcase(const std::string &text, const std::string &path, const std::string &name,
+                        const ProblemDescriptor &problem);
 
 // One line of a case assembled from command-line options, and the option it came from as
 // the user wrote it ("--data 'uniform 1 1'").

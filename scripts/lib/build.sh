@@ -3,7 +3,7 @@
 # many of them start at the same moment, and always from the checkout in $root.
 # Expects $root (the repository) and $build (the build folder) to be set.
 
-debian_packages="libcli11-dev doctest-dev nlohmann-json3-dev libxxhash-dev libsqlite3-dev libfmt-dev libutf8proc-dev libpugixml-dev libseccomp-dev libcpp-httplib-dev libjs-codemirror"
+debian_packages="libcli11-dev doctest-dev nlohmann-json3-dev libxxhash-dev libsqlite3-dev libfmt-dev libutf8proc-dev libpugixml-dev libseccomp-dev libffi-dev libcpp-httplib-dev libjs-codemirror"
 # What --plot needs, installed the first time it is used (scripts/lib/ensure-matplotlib.sh)
 # and by scripts/test for the plot tests: not by the first build.
 plot_packages="python3-matplotlib"

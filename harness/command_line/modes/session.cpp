@@ -1,4 +1,5 @@
 #include "command_line/modes/session.hpp"
+#include "channel/entry_plan.hpp"
 #include "command_line/options/folder_settings.hpp"
 #include "command_line/reporters/history_reporter.hpp"
 #include "command_line/reporters/plot_call.hpp"
@@ -13,6 +14,7 @@
 #include "judging/stress.hpp"
 #include "testcases/case_tools.hpp"
 #include "testcases/command_line_case.hpp"
+#include "testcases/problem.hpp"
 #include "verification/case_verdict.hpp"
 
 #include <algorithm>
@@ -168,13 +170,16 @@ std::optional<int> Session::prepare(const std::vector<TestCase> &cases, std::uni
     context.timeline.probe_s = compile_start - probe_start;
     context.arch = choose_target(options.compile.arch, context.device, options.compile.nvcc);
     if (isatty(STDERR_FILENO)) std::cerr << "compiling " << escape_for_terminal(context.solution) << "…\n";
+    const ProblemDescriptor &problem = suite_problem(options.selection.testcases_dir);
     context.compile =
         compile_solution(context.solution, CompileOptions{options.compile.nvcc,
                                                           context.arch,
                                                           options.compile.cache_dir,
                                                           include_dirs(options.compile.include_dirs, context.solution),
                                                           {},
-                                                          {options.compile.timeout_s, options.compile.memory_gib}});
+                                                          {options.compile.timeout_s, options.compile.memory_gib},
+                                                          problem.entry,
+                                                          problem.is_default ? "" : problem.signature()});
     context.timeline.compile_s = seconds_since_judge_start() - compile_start;
     if (context.compile.rebuilt_damaged)
         std::cerr << "judge: the cached library of " << context.solution << " had changed on disk; it was rebuilt\n";
@@ -239,6 +244,7 @@ SupervisorOptions Session::supervision(double time_limit_scale) const {
     s.referee = referee;
     s.runner = runner;
     s.library = context.compile.library;
+    s.entry = entry_plan_text(entry_plan_of(suite_problem(options.selection.testcases_dir)));
     s.timed_shapes = timed_shapes;
     s.time_limit_scale = time_limit_scale;
     s.takes_gpu_turn = true;

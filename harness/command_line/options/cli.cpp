@@ -478,6 +478,10 @@ std::variant<JudgeOptions, int> parse_command_line(int argc, const char *const *
                                  ->check(one_of(selection_names))
                                  ->excludes(category_option)
                                  ->excludes(case_option);
+    app.add_option("--problem", options.selection.problem,
+                   "the problem to judge (./judge problems lists them); by default the one whose entry point "
+                   "the solution defines, else LeetGPU's matrix multiplication")
+        ->option_text("NAME");
     auto *testcases_option =
         app.add_option("--testcases", options.selection.testcases_dir, "the folder of *.case files")
             ->option_text("FOLDER")
@@ -596,6 +600,10 @@ std::variant<JudgeOptions, int> parse_command_line(int argc, const char *const *
     add_competitive_commands(app, options);
     // Listed here; their own options are parsed by command_line/modes/batch_mode.cpp and
     // serve/serve_options.cpp (main/judge_main.cpp sends them there, and their help).
+    auto *problems = app.add_subcommand("problems", "list the problems of the matmul family, or show one's "
+                                                    "statement and starter");
+    problems->add_option("name", options.selection.problem, "a problem's name, e.g. tensara/matmul-3d");
+    problems->callback([&options] { options.mode = "problems"; });
     app.add_subcommand("batch", "judge many solutions, one lane per GPU, into one leaderboard table and JSON");
     app.add_subcommand("serve", "a web page on this machine to write, judge and compare solutions");
     auto *help = app.add_subcommand("help", "print this help, or a command's: ./judge help case new");

@@ -16,7 +16,8 @@ namespace gemm {
 struct CaseSelection {
     std::vector<std::string> cases;      // --case: names, or categories such as "perf"
     std::vector<std::string> categories; // --category: which categories run; huge only when named
-    std::string testcases_dir;           // --testcases
+    std::string testcases_dir;           // --testcases; or the folder of --problem's cases (problem_choice.hpp)
+    std::string problem;                 // --problem NAME, or `./judge problems NAME`
     bool list = false;                   // --list: name them, run nothing
     // An ad-hoc generated case instead of the suite: --shape MxNxK [--seed S] [--data …].
     std::vector<int> shape;

@@ -45,7 +45,7 @@ CaseResult run_case(RefereeChannel &judge, RunnerLink &runner, const CaseRequest
     CaseResult r;
     RunnerReply reply = runner.map(fd, bytes);
     close(fd);
-    CallOrder order{tc.M, tc.N, tc.K, 0, a * sizeof(float), (a + b) * sizeof(float), RunnerWork::Solve};
+    CallOrder order{tc.M, tc.N, tc.K, tc.dims, 0, a * sizeof(float), (a + b) * sizeof(float), RunnerWork::Solve};
     // A case named "calibration-first…" gets the judge's calibration call in the solution's
     // process before solve(), as the real referee makes them between a short run's calls.
     if (reply.kind == RunnerReply::Kind::Done && tc.name.rfind("calibration-first", 0) == 0) {

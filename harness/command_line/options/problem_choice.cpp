@@ -1,0 +1,74 @@
+#include "command_line/options/problem_choice.hpp"
+#include "common/errors.hpp"
+#include "common/nearest_name.hpp"
+#include "common/text.hpp"
+#include "testcases/entry_signature.hpp"
+#include "testcases/problem_catalog.hpp"
+
+#include <filesystem>
+
+namespace gemm {
+
+namespace {
+
+std::string joined(const std::vector<std::string> &items, const std::string &separator) {
+    std::string text;
+    for (const auto &item : items) text += (text.empty() ? "" : separator) + item;
+    return text;
+}
+
+void refuse_unjudged(const ProblemDescriptor &problem) {
+    const auto missing = problem.not_yet_judged();
+    if (!missing.empty())
+        throw UsageError("problem " + problem.name + " is listed but not yet judged: this judge lacks " +
+                         joined(missing, ", ") + " (docs/problems.md)");
+}
+
+// A case made on the command line is written in the default problem's M, N, K.
+void refuse_generated_cases(const JudgeOptions &options, const ProblemDescriptor &problem) {
+    if (problem.is_default) return;
+    if (!options.selection.shape.empty())
+        throw UsageError("--shape judges the default problem only, not " + problem.name);
+    if (options.selection.stress > 0) throw UsageError("--stress judges the default problem only, not " + problem.name);
+}
+
+} // namespace
+
+void choose_problem(JudgeOptions &options, const std::string &checkout_testcases) {
+    std::string &suite = options.selection.testcases_dir;
+    const std::string &name = options.selection.problem;
+    if (!name.empty()) {
+        const auto folder = problem_folder(checkout_testcases, name);
+        if (!folder) {
+            std::vector<std::string> names;
+            for (const auto &p : problems_below(checkout_testcases)) names.push_back(p.name);
+            const auto near = nearest_name(name, names);
+            throw UsageError("--problem " + name + ": no problem has this name; " +
+                             (near ? "did you mean " + *near + "?" : "./judge problems lists them"));
+        }
+        if (suite == checkout_testcases) suite = *folder;
+    } else if (suite == checkout_testcases && !options.solution.empty()) {
+        // The entry point read from the source: the default problem when it answers it (a
+        // solution judged as before), else the one other problem it answers.
+        const auto source = read_text_file(options.solution);
+        const auto functions = extern_c_functions(source.value_or(""));
+        const auto problems = problems_below(checkout_testcases);
+        std::vector<const ProblemDescriptor *> answered;
+        for (const auto &p : problems)
+            if (answers(functions, p)) answered.push_back(&p);
+        if (!answered.empty() && answered.front() != &problems.front()) {
+            if (answered.size() > 1) {
+                std::vector<std::string> names;
+                for (const auto *p : answered) names.push_back(p->name);
+                throw UsageError(options.solution + "'s entry point answers " + std::to_string(names.size()) +
+                                 " problems: " + joined(names, ", ") + "; name one with --problem");
+            }
+            suite = answered.front()->folder;
+        }
+    }
+    const ProblemDescriptor &problem = suite_problem(suite);
+    refuse_unjudged(problem);
+    refuse_generated_cases(options, problem);
+}
+
+} // namespace gemm

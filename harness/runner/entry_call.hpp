@@ -1,0 +1,33 @@
+// A call of the solution's entry point with the arguments its plan names (entry_plan.hpp),
+// whatever its parameter list: libffi builds the call for the C calling convention once, at
+// load, so each call only fills in the pointers and the case's dims.
+#pragma once
+
+#include "channel/entry_plan.hpp"
+
+#include <ffi.h>
+
+#include <string>
+#include <vector>
+
+namespace gemm {
+
+class EntryCall {
+  public:
+    // Throws std::invalid_argument when libffi cannot describe the call.
+    EntryCall(void *function, EntryPlan plan);
+    EntryCall(const EntryCall &) = delete;
+    EntryCall &operator=(const EntryCall &) = delete;
+    EntryCall(EntryCall &&) = delete;
+
+    // "" or why the call cannot be made (dims missing for an argument).
+    std::string operator()(const float *A, const float *B, float *C, const std::vector<long long> &dims);
+
+  private:
+    void *function_;
+    EntryPlan plan_;
+    std::vector<ffi_type *> types_;
+    ffi_cif cif_{};
+};
+
+} // namespace gemm

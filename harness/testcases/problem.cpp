@@ -1,0 +1,278 @@
+#include "testcases/problem.hpp"
+#include "common/nearest_name.hpp"
+#include "common/terminal_text.hpp"
+#include "common/text.hpp"
+
+#include <algorithm>
+#include <filesystem>
+#include <set>
+
+namespace gemm {
+
+namespace {
+
+using nlohmann::json;
+
+const std::vector<std::string> &known_keys() {
+    static const std::vector<std::string> keys{"name",         "site",      "title",     "url",      "entry",
+                                               "parameters",   "roles",     "dims",      "gemm",     "batch",
+                                               "op",           "dtype",     "scaling",   "c_read",   "epilogue",
+                                               "quantization", "structure", "tolerance", "baseline", "scalars"};
+    return keys;
+}
+
+struct TypeName {
+    const char *text;
+    ParameterType kind;
+};
+
+const std::vector<TypeName> &type_names() {
+    static const std::vector<TypeName> names{
+        {"const float *", ParameterType::ConstFloatPointer},
+        {"float *", ParameterType::FloatPointer},
+        {"const half *", ParameterType::OtherPointer},
+        {"half *", ParameterType::OtherPointer},
+        {"const __nv_bfloat16 *", ParameterType::OtherPointer},
+        {"__nv_bfloat16 *", ParameterType::OtherPointer},
+        {"const int8_t *", ParameterType::OtherPointer},
+        {"int8_t *", ParameterType::OtherPointer},
+        {"int", ParameterType::Int},
+        {"size_t", ParameterType::SizeT},
+        {"float", ParameterType::Float},
+    };
+    return names;
+}
+
+class Reader {
+  public:
+    Reader(const json &j, std::string path) : j_(j), path_(std::move(path)) {}
+
+    [[noreturn]] void fail(const std::string &why) const {
+        throw ProblemError(escape_for_terminal(path_) + ":0: " + escape_for_terminal(why));
+    }
+    std::string text(const char *key, bool required = true) const {
+        if (!j_.contains(key)) {
+            if (required) fail(std::string("missing \"") + key + "\"");
+            return "";
+        }
+        if (!j_.at(key).is_string() || j_.at(key).get<std::string>().empty())
+            fail(std::string("\"") + key + "\" must be a non-empty string");
+        return j_.at(key).get<std::string>();
+    }
+    const json &at(const char *key) const {
+        if (!j_.contains(key)) fail(std::string("missing \"") + key + "\"");
+        return j_.at(key);
+    }
+
+  private:
+    const json &j_;
+    std::string path_;
+};
+
+std::vector<std::string> factors(const std::string &expression) {
+    std::vector<std::string> names;
+    std::string current;
+    for (char c : expression) {
+        if (c == ' ') continue;
+        if (c == '*') {
+            names.push_back(current);
+            current.clear();
+        } else {
+            current += c;
+        }
+    }
+    names.push_back(current);
+    if (names.size() == 1 && names[0] == "1") return {};
+    return names;
+}
+
+ProblemDescriptor make_default_problem() {
+    ProblemDescriptor p;
+    p.name = "leetgpu/2-matrix-multiplication";
+    p.site = "LeetGPU";
+    p.title = "Matrix Multiplication";
+    p.url = "https://leetgpu.com/challenges/matrix-multiplication";
+    p.entry = "solve";
+    p.parameters = {{"A", "const float *", ParameterType::ConstFloatPointer},
+                    {"B", "const float *", ParameterType::ConstFloatPointer},
+                    {"C", "float *", ParameterType::FloatPointer},
+                    {"M", "int", ParameterType::Int},
+                    {"N", "int", ParameterType::Int},
+                    {"K", "int", ParameterType::Int}};
+    p.roles = {{"A", "A"}, {"B", "B"}, {"C", "C"}};
+    p.dims = {"M", "N", "K"};
+    p.gemm = {std::vector<std::string>{"M"}, {"N"}, {"K"}};
+    p.baseline = "cublasSgemm";
+    p.is_default = true;
+    return p;
+}
+
+} // namespace
+
+std::string ProblemDescriptor::signature() const {
+    std::string s = "extern \"C\" void " + entry + "(";
+    for (std::size_t i = 0; i < parameters.size(); ++i) {
+        const auto &p = parameters[i];
+        const bool pointer = !p.type.empty() && p.type.back() == '*';
+        s += (i ? ", " : "") + p.type + (pointer ? "" : " ") + p.name;
+    }
+    return s + ")";
+}
+
+std::string ProblemDescriptor::dtypes() const {
+    if (!rest.contains("dtype")) return "fp32";
+    const json &d = rest.at("dtype");
+    const std::string in = d.value("A", "fp32"), acc = d.value("accumulate", in), out = d.value("C", in);
+    if (in == acc && acc == out) return in;
+    return in + " in, " + acc + " accumulate, " + out + " out";
+}
+
+std::vector<std::string> ProblemDescriptor::not_yet_judged() const {
+    std::vector<std::string> missing;
+    if (dtypes() != "fp32") missing.push_back(dtypes() + " operands");
+    if (rest.contains("op")) {
+        const json &op = rest.at("op");
+        if (op.value("A", "N") != "N" || op.value("B", "N") != "N") missing.push_back("transposed operands");
+    }
+    if (rest.contains("batch")) missing.push_back("batches with their own strides");
+    if (rest.contains("scaling") || rest.value("c_read", false)) missing.push_back("alpha and beta");
+    if (rest.contains("epilogue")) {
+        std::string ops;
+        for (const auto &step : rest.at("epilogue")) ops += (ops.empty() ? "" : ", ") + step.value("op", "?");
+        missing.push_back("an epilogue (" + ops + ")");
+    }
+    if (rest.contains("quantization")) missing.push_back("int8 quantization");
+    if (rest.contains("structure"))
+        for (const auto &[operand, kind] : rest.at("structure").items())
+            if (kind.is_string() && kind != "general") missing.push_back(kind.get<std::string>() + " " + operand);
+    for (const auto &[role, parameter] : roles)
+        if (role != "A" && role != "B" && role != "C") missing.push_back("a parameter in the role " + role);
+    return missing;
+}
+
+std::array<long long, 3> ProblemDescriptor::gemm_shape(const std::vector<long long> &values) const {
+    std::array<long long, 3> shape{1, 1, 1};
+    for (int axis = 0; axis < 3; ++axis)
+        for (const auto &factor : gemm[axis]) {
+            const auto at = std::find(dims.begin(), dims.end(), factor) - dims.begin();
+            shape[axis] *= values.at(static_cast<std::size_t>(at));
+        }
+    return shape;
+}
+
+const ProblemDescriptor &default_problem() {
+    static const ProblemDescriptor p = make_default_problem();
+    return p;
+}
+
+ProblemDescriptor parse_problem(const std::string &text, const std::string &path) {
+    json j;
+    try {
+        j = json::parse(text);
+    } catch (const json::parse_error &e) {
+        throw ProblemError(escape_for_terminal(path) + ":0: is not JSON: " + e.what());
+    }
+    Reader r(j, path);
+    if (!j.is_object()) r.fail("must be a JSON object");
+    for (const auto &[key, value] : j.items())
+        if (std::find(known_keys().begin(), known_keys().end(), key) == known_keys().end()) {
+            const auto near = nearest_name(key, known_keys());
+            r.fail("unknown key \"" + key + "\"" + (near ? "; did you mean \"" + *near + "\"?" : ""));
+        }
+    ProblemDescriptor p;
+    p.name = r.text("name");
+    p.site = r.text("site");
+    p.title = r.text("title");
+    p.url = r.text("url", false);
+    p.entry = r.text("entry");
+    p.baseline = r.text("baseline");
+    const json &parameters = r.at("parameters");
+    if (!parameters.is_array() || parameters.empty()) r.fail("\"parameters\" must be a non-empty list");
+    std::set<std::string> names;
+    for (const auto &item : parameters) {
+        if (!item.is_object() || !item.contains("name") || !item.contains("type") || !item.at("name").is_string() ||
+            !item.at("type").is_string())
+            r.fail("each parameter is {\"name\": …, \"type\": …}");
+        ProblemParameter parameter{item.at("name").get<std::string>(), item.at("type").get<std::string>()};
+        const auto type = std::find_if(type_names().begin(), type_names().end(),
+                                       [&](const TypeName &t) { return parameter.type == t.text; });
+        if (type == type_names().end()) {
+            std::vector<std::string> known;
+            for (const auto &t : type_names()) known.push_back(t.text);
+            const auto near = nearest_name(parameter.type, known);
+            r.fail("parameter " + parameter.name + ": unknown type \"" + parameter.type + "\"" +
+                   (near ? "; did you mean \"" + *near + "\"?" : ""));
+        }
+        parameter.kind = type->kind;
+        if (!names.insert(parameter.name).second) r.fail("parameter " + parameter.name + " appears twice");
+        p.parameters.push_back(parameter);
+    }
+    const json &roles = r.at("roles");
+    if (!roles.is_object()) r.fail("\"roles\" must map each role to a parameter");
+    for (const auto &[role, parameter] : roles.items()) {
+        if (!parameter.is_string() || !names.count(parameter.get<std::string>()))
+            r.fail("role " + role + " names no parameter");
+        p.roles[role] = parameter.get<std::string>();
+    }
+    for (const char *operand : {"A", "B", "C"})
+        if (!p.roles.count(operand)) r.fail(std::string("\"roles\" has no ") + operand);
+    const json &dims = r.at("dims");
+    if (!dims.is_array() || dims.empty()) r.fail("\"dims\" must be a non-empty list of parameter names");
+    for (const auto &d : dims) {
+        if (!d.is_string()) r.fail("\"dims\" must list parameter names");
+        const std::string dim = d.get<std::string>();
+        const auto parameter = std::find_if(p.parameters.begin(), p.parameters.end(),
+                                            [&](const ProblemParameter &q) { return q.name == dim; });
+        if (parameter == p.parameters.end()) r.fail("dim " + dim + " names no parameter");
+        if (parameter->kind != ParameterType::Int && parameter->kind != ParameterType::SizeT)
+            r.fail("dim " + dim + " must be an int or size_t parameter");
+        p.dims.push_back(dim);
+    }
+    const json &gemm = r.at("gemm");
+    const char *axes[] = {"M", "N", "K"};
+    for (int axis = 0; axis < 3; ++axis) {
+        if (!gemm.is_object() || !gemm.contains(axes[axis]) || !gemm.at(axes[axis]).is_string())
+            r.fail(std::string("\"gemm\" needs \"") + axes[axis] + "\" as a product of dims");
+        p.gemm[axis] = factors(gemm.at(axes[axis]).get<std::string>());
+        for (const auto &factor : p.gemm[axis])
+            if (std::find(p.dims.begin(), p.dims.end(), factor) == p.dims.end())
+                r.fail(std::string("gemm ") + axes[axis] + ": " + factor + " is not one of the dims");
+    }
+    // Every dimension parameter comes from the case, every other integer from a role.
+    for (const auto &parameter : p.parameters) {
+        const bool is_dim = std::find(p.dims.begin(), p.dims.end(), parameter.name) != p.dims.end();
+        const bool has_role = std::any_of(p.roles.begin(), p.roles.end(),
+                                          [&](const auto &role) { return role.second == parameter.name; });
+        if (!is_dim && !has_role) r.fail("parameter " + parameter.name + " is neither a dim nor in a role");
+    }
+    for (const auto &[key, value] : j.items())
+        if (key != "name" && key != "entry" && key != "parameters" && key != "roles" && key != "dims" &&
+            key != "gemm" && key != "baseline")
+            p.rest[key] = value;
+    p.folder = std::filesystem::path(path).parent_path().string();
+    // The seed's problem keeps its own case format (`shape M N K`, explicit matrices).
+    p.is_default = p.name == default_problem().name;
+    return p;
+}
+
+ProblemDescriptor load_problem(const std::string &path) {
+    const auto text = read_text_file(path);
+    if (!text) throw ProblemError(escape_for_terminal(path) + ":0: cannot be read");
+    return parse_problem(*text, path);
+}
+
+std::string problem_file_of(const std::string &folder) {
+    return (std::filesystem::path(folder) / "problem.json").string();
+}
+
+const ProblemDescriptor &suite_problem(const std::string &suite_root) {
+    static std::map<std::string, ProblemDescriptor> read;
+    const std::string file = problem_file_of(suite_root);
+    std::error_code ec;
+    if (!std::filesystem::exists(file, ec)) return default_problem();
+    const std::string key = std::filesystem::weakly_canonical(file, ec).string();
+    if (auto found = read.find(key); found != read.end()) return found->second;
+    return read.emplace(key, load_problem(file)).first->second;
+}
+
+} // namespace gemm

@@ -1,0 +1,74 @@
+// A problem of the matmul family as data: its `problem.json` read and checked
+// (docs/problems.md says what each key means). The descriptor says how the solution is
+// called (entry point, parameters, which is which), how a case's own dimensions make the
+// product the referee checks (M×N times N×K, N the inner dimension), and what the problem
+// asks beyond a plain FP32 product (dtypes, transposes, batches, α/β, epilogues,
+// quantization, structured inputs) — what this judge cannot judge yet is said, never
+// judged as something else.
+#pragma once
+
+#include <nlohmann/json.hpp>
+
+#include <array>
+#include <map>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace gemm {
+
+// The C types an entry point's parameters may have, as the runner passes them.
+enum class ParameterType { FloatPointer, ConstFloatPointer, OtherPointer, Int, SizeT, Float };
+
+struct ProblemParameter {
+    std::string name;
+    std::string type; // as the descriptor writes it: "const float *", "size_t"
+    ParameterType kind = ParameterType::Int;
+};
+
+struct ProblemDescriptor {
+    std::string name;  // "tensara/matmul-3d": its folder below testcases/
+    std::string site;  // "LeetGPU", "Tensara", "KernelBench"
+    std::string title; // the site's title
+    std::string url;   // where the site defines it
+    std::string entry; // the symbol the solution exports
+    std::vector<ProblemParameter> parameters;
+    std::map<std::string, std::string> roles; // role ("A", "alpha") → parameter name
+    std::vector<std::string> dims;            // the case's `shape` values, in order
+    // M, N (inner), K of the product, each a product of dims (empty: 1).
+    std::array<std::vector<std::string>, 3> gemm;
+    std::string baseline; // the cuBLAS routine timed beside the solution
+    nlohmann::json rest;  // the keys this judge does not act on yet, kept for listing
+    std::string folder;   // where problem.json is; its cases are below it
+    bool is_default = false;
+
+    // "extern "C" void solution(const float *A, …, size_t n)"
+    std::string signature() const;
+    // "fp32", or "fp16 in, fp32 accumulate, fp16 out"
+    std::string dtypes() const;
+    // What this judge cannot judge of it yet ("fp16 operands", "an epilogue: bias, relu"); empty
+    // when it judges it as the product of FP32 A and B.
+    std::vector<std::string> not_yet_judged() const;
+    // The case's dims → M, N, K of the product.
+    std::array<long long, 3> gemm_shape(const std::vector<long long> &dims) const;
+};
+
+// `file:0: why` (escaped), for a descriptor that is not one.
+struct ProblemError : std::runtime_error {
+    using std::runtime_error::runtime_error;
+};
+
+// The seed's problem, LeetGPU #2: what a suite without a problem.json holds.
+const ProblemDescriptor &default_problem();
+
+ProblemDescriptor parse_problem(const std::string &text, const std::string &path);
+ProblemDescriptor load_problem(const std::string &path);
+
+// The descriptor file of the suite at `folder`: folder/problem.json.
+std::string problem_file_of(const std::string &folder);
+
+// The problem whose cases are below `suite_root`: its problem.json, read once per process,
+// or the default problem where there is none. Throws ProblemError for a bad descriptor.
+const ProblemDescriptor &suite_problem(const std::string &suite_root);
+
+} // namespace gemm
