@@ -155,8 +155,9 @@ def check_roles(report, where, roles, types):
             report.error(here, f"'{parameter}' is {type_text}, not float")
         elif role in INT_ROLES and type_text not in INTEGER_TYPES:
             report.error(here, f"'{parameter}' is {type_text}, not an integer")
-    if not ({"C", "y"} & set(roles)):
-        report.error(where, "roles name no output (C or y)")
+    for operand in ("A", "B", "C"):
+        if operand not in roles:
+            report.error(where, f"roles has no {operand}: every problem names its A, B and C")
     return roles
 
 
@@ -304,20 +305,20 @@ def check_descriptor(report, path, descriptor, expected_name):
             is_number(v) and v >= 0 for v in tolerance.values()):
         report.error(where, "tolerance must be {atol, rtol}, non-negative numbers")
 
-    baseline = descriptor["baseline"]
-    routine = baseline.get("routine") if isinstance(baseline, dict) else baseline
-    if routine not in BASELINES:
-        report.error(where, f"baseline {routine!r} is not one of {sorted(BASELINES)}")
-    if isinstance(baseline, dict) and (set(baseline) != {"routine", "plus"} or not isinstance(baseline["plus"], str)):
-        report.error(where, 'baseline must be a routine or {"routine": ..., "plus": "..."}')
+    if descriptor["baseline"] not in BASELINES:
+        report.error(where, f"baseline {descriptor['baseline']!r} is not one of {sorted(BASELINES)}")
 
+    # A case sets a scalar by its role (`scalar slope 0.2` sets the parameter in the role slope);
+    # the defaults are named the same way.
+    settable = {role for role, parameter in roles.items()
+                if role in FLOAT_ROLES | INT_ROLES and role != "nnz" and parameter not in dims}
     scalars = descriptor.get("scalars", {})
     for name, value in scalars.items():
-        if types.get(name) not in SCALAR_TYPES or name in dims:
-            report.error(where, f"scalars.{name}: not a scalar parameter")
+        if name not in settable:
+            report.error(where, f"scalars.{name}: not the role of a scalar parameter")
         elif not is_number(value):
             report.error(where, f"scalars.{name}: {value!r} is not a number")
-    return {"types": types, "roles": roles, "dims": dims, "gemm": gemm, "scalars": scalars,
+    return {"types": types, "roles": roles, "dims": dims, "gemm": gemm, "scalars": scalars, "settable": settable,
             "batch": descriptor.get("batch"), "structure": descriptor.get("structure", {})}
 
 
@@ -341,9 +342,7 @@ def operand_sizes(problem, values):
 
 def check_case(report, path, category, problem, seeds):
     shape = None
-    settable = {name for name, type_text in problem["types"].items()
-                if type_text in SCALAR_TYPES and name not in problem["dims"]
-                and name != problem["roles"].get("nnz")}
+    settable = problem["settable"]
     set_scalars = set()
     keys_seen = set()
     for number, raw in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
@@ -373,14 +372,14 @@ def check_case(report, path, category, problem, seeds):
                 seeds[rest[0]] = str(path).removeprefix(report.prefix)
         elif key == "scalar":
             if len(rest) != 2 or rest[0] not in settable:
-                report.error(here, f"scalar NAME VALUE, NAME one of {sorted(settable)}")
+                report.error(here, f"scalar ROLE VALUE, ROLE one of {sorted(settable) or 'none: no scalars'}")
                 continue
             try:
                 value = float(rest[1])
             except ValueError:
                 report.error(here, f"'{rest[1]}' is not a number")
                 continue
-            if problem["types"][rest[0]] in INTEGER_TYPES and value != int(value):
+            if problem["types"][problem["roles"][rest[0]]] in INTEGER_TYPES and value != int(value):
                 report.error(here, f"{rest[0]} is an integer parameter")
             if rest[0] in set_scalars:
                 report.error(here, f"scalar {rest[0]} is set twice")
