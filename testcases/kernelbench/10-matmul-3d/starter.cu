@@ -1,0 +1,14 @@
+#include <cuda_runtime.h>
+
+__global__ void matmul_kernel(const float* A, const float* B, float* C, int N, int M, int K,
+                              int L) {}
+
+// A, B, C are device pointers (i.e. pointers to memory on the GPU)
+extern "C" void solve(const float* A, const float* B, float* C, int N, int M, int K, int L) {
+    dim3 threadsPerBlock(16, 16);
+    dim3 blocksPerGrid((L + threadsPerBlock.x - 1) / threadsPerBlock.x,
+                       ((N * M) + threadsPerBlock.y - 1) / threadsPerBlock.y);
+
+    matmul_kernel<<<blocksPerGrid, threadsPerBlock>>>(A, B, C, N, M, K, L);
+    cudaDeviceSynchronize();
+}
