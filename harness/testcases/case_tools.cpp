@@ -3,6 +3,7 @@
 // judge would reject; the grammar and its limits live in testcase.cpp alone.
 #include "testcases/case_tools.hpp"
 #include "testcases/categories.hpp"
+#include "testcases/problem.hpp"
 
 #include "common/errors.hpp"
 #include "common/rng.hpp"
@@ -576,7 +577,14 @@ std::vector<std::string> never_run_files(const std::string &path, const std::str
     }
     std::vector<fs::directory_entry> entries;
     try {
-        for (const auto &entry : fs::recursive_directory_iterator(path)) entries.push_back(entry);
+        // Another problem's suite below (its own problem.json) is its own, not this one's.
+        for (auto it = fs::recursive_directory_iterator(path); it != fs::recursive_directory_iterator(); ++it) {
+            if (it->is_directory(ec) && fs::exists(problem_file_of(it->path().string()), ec)) {
+                it.disable_recursion_pending();
+                continue;
+            }
+            entries.push_back(*it);
+        }
     } catch (const fs::filesystem_error &) {
         return problems; // validate_path says the folder cannot be listed
     }

@@ -161,6 +161,9 @@ std::optional<int> Session::prepare(const std::vector<TestCase> &cases, std::uni
     // the device is probed and the solution compiles (on the H200 that hides about a second
     // of CUDA start-up and calibration); the solution's runner waits for the library.
     context.planned = planned(cases);
+    const ProblemDescriptor &problem = suite_problem(options.selection.testcases_dir);
+    context.problem = problem.name;
+    context.default_problem = problem.is_default;
     supervisor = std::make_unique<Supervisor>(supervision());
     supervisor_ = supervisor.get();
     supervisor->begin();
@@ -170,7 +173,6 @@ std::optional<int> Session::prepare(const std::vector<TestCase> &cases, std::uni
     context.timeline.probe_s = compile_start - probe_start;
     context.arch = choose_target(options.compile.arch, context.device, options.compile.nvcc);
     if (isatty(STDERR_FILENO)) std::cerr << "compiling " << escape_for_terminal(context.solution) << "…\n";
-    const ProblemDescriptor &problem = suite_problem(options.selection.testcases_dir);
     context.compile =
         compile_solution(context.solution, CompileOptions{options.compile.nvcc,
                                                           context.arch,
@@ -202,7 +204,8 @@ std::optional<int> Session::prepare(const std::vector<TestCase> &cases, std::uni
         // nothing ran is a diagnostic, on stderr.
         const MissingGpu why = explain_missing_gpu(context.device.error, std::getenv("CUDA_VISIBLE_DEVICES"));
         report.no_gpu({why.sentence(), fs::path(context.solution).filename().string(),
-                       target_in_words(context.arch, options.compile.arch, context.device), start.ok, start.failure});
+                       target_in_words(context.arch, options.compile.arch, context.device), start.ok, start.failure,
+                       problem.entry});
         report.run_finished(context, {}, exit_status::no_gpu);
         tell_missing_gpu(why);
         return exit_status::no_gpu;

@@ -30,6 +30,7 @@ ConsoleReporter::ConsoleReporter(std::ostream &out, bool show_output, bool verbo
 void ConsoleReporter::run_started(const RunContext &run) {
     layout_ = ConsoleLayout(run.planned);
     out_ << format_header(run);
+    if (!run.default_problem) out_ << wrapped_where_long("problem: " + run.problem, console_width, 2) << "\n";
     if (const auto p = parse_precision(run.precision); p && *traits_of(*p).console_note)
         out_ << traits_of(*p).console_note << "\n";
     out_ << format_column_titles(layout_) << std::flush;

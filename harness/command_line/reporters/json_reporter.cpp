@@ -185,6 +185,7 @@ json report_json(const RunContext &run, const std::vector<CaseResult> &results, 
     return made_valid_utf8(
         {{"schema_version", report_schema_version},
          {"solution", run.solution},
+         {"problem", run.problem},
          {"compile",
           {{"arch", run.arch},
            {"cached", run.compile.cached},

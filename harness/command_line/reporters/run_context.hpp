@@ -19,7 +19,9 @@ struct PlannedCase {
 
 struct RunContext {
     std::string solution; // as the user named it
-    std::string arch;     // what it was compiled for
+    std::string problem;  // the problem's name (testcases/problem.hpp)
+    bool default_problem = true;
+    std::string arch; // what it was compiled for
     CompileResult compile;
     DeviceInfo device;
     double time_budget_s = 0;             // a perf or rank case's, or one timed against cuBLAS

@@ -21,11 +21,12 @@ namespace gemm {
 
 // The run found no GPU: the solution was compiled (and loaded when `loaded`), nothing ran.
 struct NoGpu {
-    std::string why;           // MissingGpu::sentence(): what is missing and what to check
-    std::string solution_file; // its file name
-    std::string arch;          // what nvcc compiled for; empty: nvcc's default target
-    bool loaded = false;       // its solve() was found
-    std::string load_failure;  // why not, when not
+    std::string why;             // MissingGpu::sentence(): what is missing and what to check
+    std::string solution_file;   // its file name
+    std::string arch;            // what nvcc compiled for; empty: nvcc's default target
+    bool loaded = false;         // its solve() was found
+    std::string entry = "solve"; // the problem's entry point
+    std::string load_failure;    // why not, when not
 };
 
 // The smallest failing shape the shrinker found for a failing case, and how to run it again.

@@ -43,7 +43,7 @@ std::string minute_of(const std::string &time_utc) {
 
 std::string text_of(const NoGpu &x) {
     return x.solution_file + "  compiled for " + (x.arch.empty() ? "nvcc's default target" : x.arch) +
-           (x.loaded ? "; solve() found" : "; it could not be loaded: " + x.load_failure);
+           (x.loaded ? "; " + x.entry + "() found" : "; it could not be loaded: " + x.load_failure);
 }
 
 std::string text_of(const ShrinkFinding &x) {
