@@ -352,6 +352,9 @@ constexpr int QA_BYTES = QM * QK, QB_BYTES = QN * QK, Q_STAGE_BYTES = QA_BYTES +
 constexpr int Q_SMEM_BYTES = Q_STAGES * Q_STAGE_BYTES + 1024 + 64;
 constexpr int MAX_INT8_N = 65536; // |Σ r·s| ≤ N·2¹⁴ must fit the int32 accumulator
 constexpr int INT8_MIN_N = 512, INT8_MIN_MK = 1024; // below: the rung 11 path (see int8_shape)
+#ifndef INT8_MIN_WORK // scripts/ladder-bench experiments only (0: the INT8 path wherever the shape allows)
+#define INT8_MIN_WORK 6.0e10
+#endif
 #ifndef INT8_EXTRA_BITS // scripts/ladder-bench experiments only (accuracy against the moduli count)
 #define INT8_EXTRA_BITS 2
 #endif
@@ -473,30 +476,40 @@ __global__ void quantize_a(const float *__restrict__ A, const int *__restrict__ 
 }
 
 // B (N×K) → k planes of Bᵀ's residues (K rows of ld bytes: N contiguous, as wgmma's s8 operands
-// must be), column j scaled by 2^(p − e_j), through a 32×32 shared-memory transpose.
+// must be), column j scaled by 2^(p − e_j). A block transposes 128 rows × 32 columns of B
+// through shared memory (a row pitch of 129: conflict-free writes); each thread then writes
+// four consecutive residues of one column of B as one char4 per plane.
 __global__ void quantize_bt(const float *__restrict__ B, const int *__restrict__ exponent, int N, int K, int ld,
                             int p, int k, int8_t *planes, size_t plane_bytes) {
-    __shared__ float t[32][33];
+    __shared__ float tile[32][129];
     const int tx = threadIdx.x, ty = threadIdx.y; // 32 × 8
-    for (int nb = blockIdx.y; nb * 32 < N; nb += gridDim.y)
+    for (int nb = blockIdx.y; nb * 128 < N; nb += gridDim.y)
         for (int kb = blockIdx.x; kb * 32 < K; kb += gridDim.x) {
-            const int n0 = nb * 32, k0 = kb * 32;
+            const int n0 = nb * 128, k0 = kb * 32;
 #pragma unroll
-            for (int j = 0; j < 4; ++j) {
+            for (int j = 0; j < 16; ++j) {
                 const int n = n0 + ty + 8 * j, col = k0 + tx;
-                t[ty + 8 * j][tx] = n < N && col < K ? B[static_cast<size_t>(n) * K + col] : 0.0f;
+                tile[tx][ty + 8 * j] = n < N && col < K ? B[static_cast<size_t>(n) * K + col] : 0.0f;
             }
             __syncthreads();
 #pragma unroll
             for (int j = 0; j < 4; ++j) {
-                const int col = k0 + ty + 8 * j, n = n0 + tx;
+                const int col = k0 + ty + 8 * j, n = n0 + 4 * tx;
                 if (col < K && n < N) {
-                    const int v = scaled_integer(t[tx][ty + 8 * j], p - exponent[col]);
-                    int8_t *out = planes + static_cast<size_t>(col) * ld + n;
+                    const int shift = p - exponent[col];
+                    int v[4];
 #pragma unroll
-                    for (int m = 0; m < MAX_MODULI; ++m) {
-                        if (m >= k) break;
-                        out[m * plane_bytes] = static_cast<int8_t>(symmetric_mod(v, modulus(m)));
+                    for (int q = 0; q < 4; ++q) v[q] = scaled_integer(tile[ty + 8 * j][4 * tx + q], shift);
+                    int8_t *out = planes + static_cast<size_t>(col) * ld + n; // n + 3 < ld: ld ≥ N rounded to 16
+#pragma unroll
+                    for (int t = 0; t < MAX_MODULI; ++t) {
+                        if (t >= k) break;
+                        char4 r;
+                        r.x = static_cast<signed char>(symmetric_mod(v[0], modulus(t)));
+                        r.y = static_cast<signed char>(symmetric_mod(v[1], modulus(t)));
+                        r.z = static_cast<signed char>(symmetric_mod(v[2], modulus(t)));
+                        r.w = static_cast<signed char>(symmetric_mod(v[3], modulus(t)));
+                        *reinterpret_cast<char4 *>(out + t * plane_bytes) = r;
                     }
                 }
             }
@@ -625,33 +638,88 @@ Inverses make_inverses() {
     return inv;
 }
 
-// C = X · 2^(e_i + e_j − 2p), X the integer with the k residues, |X| < P/4 (P = Πmₜ): Garner's
+// C = X · 2^(e_i + e_j − 2p), X the integer with the KM residues, |X| < P/4 (P = Πmₜ): Garner's
 // mixed-radix digits vₜ ∈ [−mₜ/2, mₜ/2] (float arithmetic, every intermediate an integer below
-// 2¹⁷: exact), then X = v₀ + m₀(v₁ + m₁(v₂ + …)) in double (relative error ≤ k·2⁻⁵³).
+// 2¹⁷: exact), then X = v₀ + m₀(v₁ + m₁(v₂ + …)) in double (relative error ≤ KM·2⁻⁵³).
+// Four columns a thread (K % 4 == 0: one char4 load per plane, one float4 store), all KM loads
+// issued before the arithmetic.
+template <int KM>
 __global__ void crt_combine(const int8_t *__restrict__ residues, const int *__restrict__ ea,
-                            const int *__restrict__ eb, int p, int k, Inverses inv, float *C, int M, int K) {
-    const size_t total = static_cast<size_t>(M) * K;
-    for (size_t idx = blockIdx.x * static_cast<size_t>(blockDim.x) + threadIdx.x; idx < total;
-         idx += static_cast<size_t>(gridDim.x) * blockDim.x) {
-        float v[MAX_MODULI];
+                            const int *__restrict__ eb, int p, Inverses inv, float *C, int M, int K) {
+    const size_t plane = static_cast<size_t>(M) * K;
+    const bool vec4 = K % 4 == 0 && reinterpret_cast<uintptr_t>(C) % 16 == 0;
+    const int groups = (K + 3) / 4;
+    for (int row = blockIdx.y; row < M; row += gridDim.y)
+        for (int g = blockIdx.x * blockDim.x + threadIdx.x; g < groups; g += gridDim.x * blockDim.x) {
+            const int col = 4 * g;
+            const size_t at = static_cast<size_t>(row) * K + col;
+            float r[KM][4];
 #pragma unroll
-        for (int t = 0; t < MAX_MODULI; ++t) {
-            if (t >= k) break;
-            const float m = static_cast<float>(modulus(t));
-            float x = static_cast<float>(residues[t * total + idx]);
+            for (int t = 0; t < KM; ++t) {
+                const int8_t *src = residues + t * plane + at;
+                if (vec4) {
+                    const char4 c = *reinterpret_cast<const char4 *>(src);
+                    r[t][0] = c.x, r[t][1] = c.y, r[t][2] = c.z, r[t][3] = c.w;
+                } else {
 #pragma unroll
-            for (int s = 0; s < t; ++s) {
-                x = (x - v[s]) * inv.of[s][t];
-                x = fmaf(-m, rintf(x * (1.0f / m)), x);
+                    for (int q = 0; q < 4; ++q) r[t][q] = col + q < K ? src[q] : 0.0f;
+                }
             }
-            v[t] = x;
-        }
-        double X = 0.0;
+            float out[4];
 #pragma unroll
-        for (int t = MAX_MODULI - 1; t >= 0; --t)
-            if (t < k) X = fma(X, static_cast<double>(modulus(t)), static_cast<double>(v[t]));
-        const int i = static_cast<int>(idx / K), j = static_cast<int>(idx % K);
-        C[idx] = static_cast<float>(X * pow2(ea[i] + eb[j] - 2 * p));
+            for (int q = 0; q < 4; ++q) {
+                float v[KM];
+#pragma unroll
+                for (int t = 0; t < KM; ++t) {
+                    const float m = static_cast<float>(modulus(t));
+                    float x = r[t][q];
+#pragma unroll
+                    for (int s = 0; s < t; ++s) {
+                        x = (x - v[s]) * inv.of[s][t];
+                        x = fmaf(-m, rintf(x * (1.0f / m)), x);
+                    }
+                    v[t] = x;
+                }
+                double X = v[KM - 1];
+#pragma unroll
+                for (int t = KM - 2; t >= 0; --t) X = fma(X, static_cast<double>(modulus(t)), static_cast<double>(v[t]));
+                out[q] = col + q < K ? static_cast<float>(X * pow2(ea[row] + eb[col + q] - 2 * p)) : 0.0f;
+            }
+            float *dst = C + at;
+            if (vec4) {
+                *reinterpret_cast<float4 *>(dst) = make_float4(out[0], out[1], out[2], out[3]);
+            } else {
+#pragma unroll
+                for (int q = 0; q < 4; ++q)
+                    if (col + q < K) dst[q] = out[q];
+            }
+        }
+}
+
+template <int KM>
+void launch_crt(const int8_t *res, const int *ea, const int *eb, int p, const Inverses &inv, float *C, int M, int K) {
+    const int groups = (K + 3) / 4, threads = 128;
+    const dim3 grid((groups + threads - 1) / threads, std::min(M, 65535));
+    crt_combine<KM><<<grid, threads>>>(res, ea, eb, p, inv, C, M, K);
+}
+
+// the moduli count as a template argument: every loop over the moduli unrolled, every load
+// independent
+void combine(int k, const int8_t *res, const int *ea, const int *eb, int p, const Inverses &inv, float *C, int M,
+             int K) {
+    switch (k) {
+    case 1: launch_crt<1>(res, ea, eb, p, inv, C, M, K); break;
+    case 2: launch_crt<2>(res, ea, eb, p, inv, C, M, K); break;
+    case 3: launch_crt<3>(res, ea, eb, p, inv, C, M, K); break;
+    case 4: launch_crt<4>(res, ea, eb, p, inv, C, M, K); break;
+    case 5: launch_crt<5>(res, ea, eb, p, inv, C, M, K); break;
+    case 6: launch_crt<6>(res, ea, eb, p, inv, C, M, K); break;
+    case 7: launch_crt<7>(res, ea, eb, p, inv, C, M, K); break;
+    case 8: launch_crt<8>(res, ea, eb, p, inv, C, M, K); break;
+    case 9: launch_crt<9>(res, ea, eb, p, inv, C, M, K); break;
+    case 10: launch_crt<10>(res, ea, eb, p, inv, C, M, K); break;
+    case 11: launch_crt<11>(res, ea, eb, p, inv, C, M, K); break;
+    default: launch_crt<12>(res, ea, eb, p, inv, C, M, K); break;
     }
 }
 
@@ -671,7 +739,8 @@ bool make_int8_map(CUtensorMap *map, int8_t *base, int rows, int cols, int ld, i
 // Where the INT8 path can win: a long enough reduction for the conversions to amortize, wide
 // enough outputs to fill the SMs with 128×256 tiles, and N within the int32 accumulator.
 bool int8_shape(int M, int N, int K) {
-    return N >= INT8_MIN_N && N <= MAX_INT8_N && M >= INT8_MIN_MK && K >= INT8_MIN_MK;
+    return N >= INT8_MIN_N && N <= MAX_INT8_N && M >= INT8_MIN_MK && K >= INT8_MIN_MK &&
+           static_cast<double>(M) * N * K >= INT8_MIN_WORK;
 }
 
 struct Precision {
@@ -753,13 +822,13 @@ bool solve_int8(const float *A, const float *B, float *C, int M, int N, int K) {
     if (!make_int8_map(&map_a, qa, M, N, ld, prec.k, QM) || !make_int8_map(&map_b, qb, K, N, ld, prec.k, QN))
         return false;
     quantize_a<<<sms_count() * 8, 256>>>(A, ea, M, N, ld, prec.p, prec.k, qa, a_plane);
-    const dim3 tgrid(std::min((K + 31) / 32, 1 << 20), std::min((N + 31) / 32, 65535));
-    quantize_bt<<<tgrid, dim3(32, 8)>>>(B, eb, N, K, ld, prec.p, prec.k, qb, b_plane);
+    const dim3 qgrid(std::min((K + 31) / 32, 1 << 20), std::min((N + 127) / 128, 65535));
+    quantize_bt<<<qgrid, dim3(32, 8)>>>(B, eb, N, K, ld, prec.p, prec.k, qb, b_plane);
     const int tiles_m = (M + QM - 1) / QM, tiles_k = (K + QN - 1) / QN;
     int8_gemm<<<dim3(tiles_m * tiles_k, prec.k), 384, Q_SMEM_BYTES>>>(map_a, map_b, res, M, K, (N + QK - 1) / QK,
                                                                       tiles_m, tiles_k);
     static const Inverses inverses = make_inverses();
-    crt_combine<<<sms_count() * 8, 256>>>(res, ea, eb, prec.p, prec.k, inverses, C, M, K);
+    combine(prec.k, res, ea, eb, prec.p, inverses, C, M, K);
     cudaDeviceSynchronize();
     return true;
 }
