@@ -297,19 +297,22 @@ bool make_map(CUtensorMap *map, float *base, int rows, int cols, int ld) {
                     CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE) == CUDA_SUCCESS;
 }
 
-float *workspace(size_t bytes) { // grown when a larger one is needed, kept across calls
-    static float *ws = nullptr;
-    static size_t have = 0;
-    if (bytes <= have) return ws;
-    if (ws) cudaFree(ws);
-    ws = nullptr, have = 0;
-    if (cudaMalloc(&ws, bytes) != cudaSuccess) {
+// Device buffers grown when a larger one is needed and kept across calls: slot 0 holds the
+// split or residue planes, slot 1 the INT8 path's line statistics, which must outlive the
+// growth of slot 0 once the moduli count is known.
+float *workspace(size_t bytes, int slot = 0) {
+    static float *ws[2] = {nullptr, nullptr};
+    static size_t have[2] = {0, 0};
+    if (bytes <= have[slot]) return ws[slot];
+    if (ws[slot]) cudaFree(ws[slot]);
+    ws[slot] = nullptr, have[slot] = 0;
+    if (cudaMalloc(&ws[slot], bytes) != cudaSuccess) {
         cudaGetLastError();
-        ws = nullptr;
+        ws[slot] = nullptr;
         return nullptr;
     }
-    have = bytes;
-    return ws;
+    have[slot] = bytes;
+    return ws[slot];
 }
 
 int sms_count() {
@@ -775,22 +778,18 @@ Precision choose_precision(const SpreadStats &s, int N) {
 
 // false: nothing written to C, the caller takes the rung 11 path
 bool solve_int8(const float *A, const float *B, float *C, int M, int N, int K) {
-    static bool ready = false;
-    if (!ready) {
+    static const int sms = sms_count();
+    static const cudaError_t smem_raised =
         cudaFuncSetAttribute(int8_gemm, cudaFuncAttributeMaxDynamicSharedMemorySize, Q_SMEM_BYTES);
-        ready = true;
-    }
+    (void)smem_raised;
     const int ld = (N + 15) / 16 * 16;
     const size_t a_plane = static_cast<size_t>(M) * ld, b_plane = static_cast<size_t>(K) * ld;
     const size_t c_plane = static_cast<size_t>(M) * K;
-    // stats first (small, 256-byte aligned pieces), then the residue planes for the largest k
     auto up = [](size_t b) { return (b + 255) / 256 * 256; };
     const size_t stats_bytes = up(sizeof(SpreadStats)) + up(M * 4ull) + up(M * 8ull) + up(K * 4ull) + up(K * 8ull) +
                                up(M * 4ull) + up(K * 4ull);
-    const size_t bytes = stats_bytes + MAX_MODULI * (a_plane + b_plane + c_plane);
-    auto *ws = reinterpret_cast<unsigned char *>(workspace(bytes));
-    if (!ws) return false;
-    unsigned char *at = ws;
+    unsigned char *at = reinterpret_cast<unsigned char *>(workspace(stats_bytes, 1));
+    if (!at) return false;
     auto take = [&](size_t b) {
         unsigned char *r = at;
         at += up(b);
@@ -806,7 +805,7 @@ bool solve_int8(const float *A, const float *B, float *C, int M, int N, int K) {
     // zero the stats, B's column maxima and sums (contiguous)
     cudaMemsetAsync(stats, 0, sizeof(SpreadStats));
     cudaMemsetAsync(amax_b, 0, reinterpret_cast<unsigned char *>(ea) - reinterpret_cast<unsigned char *>(amax_b));
-    row_stats<<<sms_count() * 8, 256>>>(A, M, N, amax_a, asum_a);
+    row_stats<<<sms * 8, 256>>>(A, M, N, amax_a, asum_a);
     const int rows_per_block = 64;
     col_stats<<<dim3((K + 127) / 128, (N + rows_per_block - 1) / rows_per_block), 128>>>(B, N, K, rows_per_block,
                                                                                         amax_b, asum_b);
@@ -817,11 +816,13 @@ bool solve_int8(const float *A, const float *B, float *C, int M, int N, int K) {
     const Precision prec = choose_precision(host, N);
     if (prec.k > MAX_MODULI) return false;
     // the planes of one matrix sit at the tensor map's plane stride (rows · ld, a multiple of 16)
-    int8_t *qa = reinterpret_cast<int8_t *>(at), *qb = qa + prec.k * a_plane, *res = qb + prec.k * b_plane;
+    int8_t *qa = reinterpret_cast<int8_t *>(workspace(prec.k * (a_plane + b_plane + c_plane)));
+    if (!qa) return false;
+    int8_t *qb = qa + prec.k * a_plane, *res = qb + prec.k * b_plane;
     CUtensorMap map_a, map_b;
     if (!make_int8_map(&map_a, qa, M, N, ld, prec.k, QM) || !make_int8_map(&map_b, qb, K, N, ld, prec.k, QN))
         return false;
-    quantize_a<<<sms_count() * 8, 256>>>(A, ea, M, N, ld, prec.p, prec.k, qa, a_plane);
+    quantize_a<<<sms * 8, 256>>>(A, ea, M, N, ld, prec.p, prec.k, qa, a_plane);
     const dim3 qgrid(std::min((K + 31) / 32, 1 << 20), std::min((N + 127) / 128, 65535));
     quantize_bt<<<qgrid, dim3(32, 8)>>>(B, eb, N, K, ld, prec.p, prec.k, qb, b_plane);
     const int tiles_m = (M + QM - 1) / QM, tiles_k = (K + QN - 1) / QN;
