@@ -113,14 +113,13 @@ __device__ int line_exponent(uint64_t seed, uint64_t line, int salt, int spread)
     return -spread + static_cast<int>((h >> 40) * (2 * spread + 1) >> 24);
 }
 
-__global__ void fill_uniform(float *x, size_t n, uint64_t seed, bool positive = false, int cols = 1,
-                             int spread = 0) {
+__global__ void fill_uniform(float *x, size_t n, uint64_t seed, bool positive = false, int cols = 1, int spread = 0) {
     for (size_t i = blockIdx.x * static_cast<size_t>(blockDim.x) + threadIdx.x; i < n;
          i += static_cast<size_t>(gridDim.x) * blockDim.x) {
         const float u = static_cast<float>(mix(seed * 0x9e3779b97f4a7c15ULL + i) >> 40);
         const float v = positive ? u * 0x1p-24f : u * 0x1p-23f - 1.0f;
-        x[i] = spread ? ldexpf(v, line_exponent(seed, i / cols, 1, spread) + line_exponent(seed, i % cols, 2, spread))
-                      : v;
+        x[i] =
+            spread ? ldexpf(v, line_exponent(seed, i / cols, 1, spread) + line_exponent(seed, i % cols, 2, spread)) : v;
     }
 }
 
@@ -236,24 +235,12 @@ Shape wide(int M, int N, int K, int spread) {
 // odd edges of its 128×256 tiles, the long and all-positive reductions, and wide exponents
 // (the judge's `data mixed` and twice its range) on both paths.
 std::vector<Shape> rung12_shapes() {
-    return {{1024, 512, 1024, false},
-            {1023, 512, 1024, false},
-            {1024, 511, 1024, false},
-            {1025, 513, 1031, false},
-            {1029, 4099, 2053, false},
-            {4097, 4095, 4093, false},
-            {2048, 65536, 1024, false},
-            {1024, 65536, 1024, false, true},
-            {2048, 2048, 2048, false, true},
-            {3001, 2999, 3003, false},
-            wide(200, 300, 250, 10),
-            wide(1024, 1024, 1024, 10),
-            wide(2049, 4097, 1537, 10),
-            wide(4096, 4096, 4096, 10),
-            wide(1024, 1024, 1024, 20),
-            wide(2048, 8192, 2048, 20),
-            {4096, 4096, 4096, false},
-            {8192, 8192, 8192, false},
+    return {{1024, 512, 1024, false},   {1023, 512, 1024, false},         {1024, 511, 1024, false},
+            {1025, 513, 1031, false},   {1029, 4099, 2053, false},        {4097, 4095, 4093, false},
+            {2048, 65536, 1024, false}, {1024, 65536, 1024, false, true}, {2048, 2048, 2048, false, true},
+            {3001, 2999, 3003, false},  wide(200, 300, 250, 10),          wide(1024, 1024, 1024, 10),
+            wide(2049, 4097, 1537, 10), wide(4096, 4096, 4096, 10),       wide(1024, 1024, 1024, 20),
+            wide(2048, 8192, 2048, 20), {4096, 4096, 4096, false},        {8192, 8192, 8192, false},
             {8192, 6144, 4096, false}};
 }
 
@@ -392,8 +379,8 @@ int run_check(const std::vector<Library> &libs, bool quick, const std::vector<Sh
                 failures += !ok;
                 std::printf("check %-16s %6dx%dx%d%s %s ratio %.4f norm %.4f non_finite %llu over_bound %llu "
                             "guard_changed %llu inputs %s\n",
-                            lib.name.c_str(), s.M, s.N, s.K, suffix(s), ok ? "PASS" : "FAIL", ratio, norm,
-                            t.non_finite, t.over_bound, t.guard_changed, inputs_same ? "intact" : "MODIFIED");
+                            lib.name.c_str(), s.M, s.N, s.K, suffix(s), ok ? "PASS" : "FAIL", ratio, norm, t.non_finite,
+                            t.over_bound, t.guard_changed, inputs_same ? "intact" : "MODIFIED");
                 std::fflush(stdout);
             }
             cudaFree(c_buffer);
@@ -463,8 +450,8 @@ int run_time(const std::vector<Library> &libs, std::vector<Shape> shapes, int re
             const float lo = *std::min_element(ms[e].begin(), ms[e].end());
             const float hi = *std::max_element(ms[e].begin(), ms[e].end());
             std::printf("time %-16s %dx%dx%d%s median_ms %.4f min_ms %.4f max_ms %.4f tflops %.2f ratio %.3f n %zu\n",
-                        e ? libs[e - 1].name.c_str() : "cublas", s.M, s.N, s.K, suffix(s), med, lo, hi, flop / med * 1e-9,
-                        cublas_ms / med, ms[e].size());
+                        e ? libs[e - 1].name.c_str() : "cublas", s.M, s.N, s.K, suffix(s), med, lo, hi,
+                        flop / med * 1e-9, cublas_ms / med, ms[e].size());
         }
         std::fflush(stdout);
         cudaFree(A);

@@ -4,19 +4,19 @@
 // HEADER-PLACEHOLDER
 #include <algorithm>
 #include <cmath>
-#include <cstring>
 #include <cstdint>
+#include <cstring>
 #include <cuda.h>
 #include <cudaTypedefs.h>
 #include <cuda_runtime.h>
 
 namespace {
 
-constexpr int BM = 128, BN = 128, BK = 32; // C tile: BM rows of M × BN columns of K; slab of BK along N
-constexpr int STAGES = 3;                  // TMA → wgmma pipeline depth
-constexpr int CHUNK_SLABS = 8; // 8 slabs = 256 of N into a fresh accumulator, then one rounded add
-constexpr int TILE_BYTES = BM * BK * 4;       // one 128-row × 128-byte operand tile (16 KB)
-constexpr int STAGE_BYTES = 4 * TILE_BYTES;   // A big, A small, Bᵀ big, Bᵀ small
+constexpr int BM = 128, BN = 128, BK = 32;  // C tile: BM rows of M × BN columns of K; slab of BK along N
+constexpr int STAGES = 3;                   // TMA → wgmma pipeline depth
+constexpr int CHUNK_SLABS = 8;              // 8 slabs = 256 of N into a fresh accumulator, then one rounded add
+constexpr int TILE_BYTES = BM * BK * 4;     // one 128-row × 128-byte operand tile (16 KB)
+constexpr int STAGE_BYTES = 4 * TILE_BYTES; // A big, A small, Bᵀ big, Bᵀ small
 constexpr int SMEM_BYTES = STAGES * STAGE_BYTES + 1024 + 64; // + alignment slack + barriers
 constexpr int SMALL_N = 16; // N ≤ SMALL_N: the FFMA kernel (the split fails the bound at N ≤ 3)
 constexpr int GROUP_M = 8;  // tile rows per raster group (L2 reuse)
@@ -327,7 +327,6 @@ void run_small(const float *A, const float *B, float *C, int M, int N, int K) {
     small_n<<<grid, 256>>>(A, B, C, M, N, K);
 }
 
-
 // ---------------------------------------------------------------------------------------------
 // The INT8 path (Ozaki scheme II): the exact product of integer images of A and B, modulo
 // pairwise coprime moduli ≤ 256, put back together by the Chinese remainder theorem.
@@ -353,7 +352,7 @@ constexpr int QM = 128, QN = 256, QK = 128; // C tile: QM rows × QN columns; a 
 constexpr int Q_STAGES = 4;
 constexpr int QA_BYTES = QM * QK, QB_BYTES = QN * QK, Q_STAGE_BYTES = QA_BYTES + QB_BYTES;
 constexpr int Q_SMEM_BYTES = Q_STAGES * Q_STAGE_BYTES + 1024 + 64;
-constexpr int MAX_INT8_N = 65536; // |Σ r·s| ≤ N·2¹⁴ must fit the int32 accumulator
+constexpr int MAX_INT8_N = 65536;                   // |Σ r·s| ≤ N·2¹⁴ must fit the int32 accumulator
 constexpr int INT8_MIN_N = 512, INT8_MIN_MK = 1024; // below: the rung 11 path (see int8_shape)
 #ifndef INT8_MIN_WORK // scripts/ladder-bench experiments only (0: the INT8 path wherever the shape allows)
 #define INT8_MIN_WORK 6.0e10
@@ -436,15 +435,61 @@ __global__ void line_exponents(const float *amax, const double *asum, int lines,
 // 2^e as a double, for −1022 ≤ e ≤ 1023 (the exponents here stay within ±400)
 __device__ __forceinline__ double pow2(int e) { return __longlong_as_double(static_cast<long long>(e + 1023) << 52); }
 
-// round(x · 2^shift) as an int: |x · 2^shift| < 2^p ≤ 2³⁰, the product exact in double
+// 2^e as a float, for −126 ≤ e ≤ 127
+__device__ __forceinline__ float pow2f(int e) { return __int_as_float((e + 127) << 23); }
+
+// round(x · 2^shift) as an int, |x · 2^shift| < 2^p ≤ 2³⁰: two exact power-of-two products
+// (shift reaches 178 for subnormal lines, beyond one float factor), one conversion
 __device__ __forceinline__ int scaled_integer(float x, int shift) {
-    return static_cast<int>(rint(static_cast<double>(x) * pow2(shift)));
+    const int half = shift / 2;
+    return __float2int_rn(x * pow2f(half) * pow2f(shift - half));
+}
+
+constexpr float ROUNDER = 0x1.8p23f; // y + ROUNDER − ROUNDER = rint(y) for |y| < 2²²
+
+// v (|v| ≤ 2³⁰) as hi · 2¹⁵ + lo, both exact floats, built by bit operations: the residues
+// below then take only full-rate float instructions (the conversion unit runs at a quarter)
+struct Split {
+    float hi, lo;
+};
+__device__ __forceinline__ Split split15(int v) {
+    const int hi = v >> 15, lo = v & 0x7FFF; // hi ∈ [−2¹⁵, 2¹⁵]
+    return {__int_as_float(0x4B000000 | (hi + 0x8000)) - (0x1p23f + 0x1p15f),
+            __int_as_float(0x4B000000 | lo) - 0x1p23f};
+}
+
+// v mod m as a byte (two's complement) in [−⌊m/2⌋, ⌈m/2⌉]: y = hi·(2¹⁵ mod m) + lo is exact
+// (|y| < 2²³), its rounded quotient by m is right (the product's error, ≤ 2⁻⁹·⁷⁶, is below
+// the 1/(2m) that separates a quotient from a tie), and r + ROUNDER carries r in its low byte.
+// For m = 256, r = +128 can come out: as a byte it is −128, the same residue.
+template <int M> __device__ __forceinline__ unsigned int residue_byte(Split v) {
+    constexpr int c = (1 << 15) % M > M / 2 ? (1 << 15) % M - M : (1 << 15) % M;
+    const float y = fmaf(v.hi, static_cast<float>(c), v.lo);
+    const float q = fmaf(y, 1.0f / M, ROUNDER) - ROUNDER;
+    return __float_as_uint(fmaf(-static_cast<float>(M), q, y) + ROUNDER);
+}
+
+// the low bytes of four words as one word
+__device__ __forceinline__ unsigned int pack_bytes(unsigned int a, unsigned int b, unsigned int c, unsigned int d) {
+    return __byte_perm(__byte_perm(a, b, 0x0040), __byte_perm(c, d, 0x0040), 0x5410);
+}
+
+// the four values' residues modulo modulus(t), t < k, one word each into consecutive planes
+template <int T = 0>
+__device__ __forceinline__ void store_residues(const Split (&v)[4], int k, int8_t *out, size_t plane_bytes) {
+    if constexpr (T < MAX_MODULI) {
+        if (T >= k) return;
+        constexpr int m = modulus(T);
+        *reinterpret_cast<unsigned int *>(out + T * plane_bytes) =
+            pack_bytes(residue_byte<m>(v[0]), residue_byte<m>(v[1]), residue_byte<m>(v[2]), residue_byte<m>(v[3]));
+        store_residues<T + 1>(v, k, out, plane_bytes);
+    }
 }
 
 // A (M×N) → k planes of residues, each M rows of ld bytes (ld a multiple of 16): row i scaled
 // by 2^(p − e_i), rounded to an integer, reduced modulo each modulus. Four columns a thread.
-__global__ void quantize_a(const float *__restrict__ A, const int *__restrict__ exponent, int M, int N, int ld,
-                           int p, int k, int8_t *planes, size_t plane_bytes) {
+__global__ void quantize_a(const float *__restrict__ A, const int *__restrict__ exponent, int M, int N, int ld, int p,
+                           int k, int8_t *planes, size_t plane_bytes) {
     const int groups = (N + 3) / 4;
     const size_t total = static_cast<size_t>(M) * groups;
     const bool vec4 = N % 4 == 0 && reinterpret_cast<uintptr_t>(A) % 16 == 0;
@@ -461,20 +506,10 @@ __global__ void quantize_a(const float *__restrict__ A, const int *__restrict__ 
             for (int q = 0; q < 4; ++q) x[q] = c + q < N ? a[q] : 0.0f;
         }
         const int shift = p - exponent[row];
-        int v[4];
+        Split v[4];
 #pragma unroll
-        for (int q = 0; q < 4; ++q) v[q] = scaled_integer(x[q], shift);
-        int8_t *out = planes + static_cast<size_t>(row) * ld + c;
-#pragma unroll
-        for (int t = 0; t < MAX_MODULI; ++t) {
-            if (t >= k) break;
-            char4 r;
-            r.x = static_cast<signed char>(symmetric_mod(v[0], modulus(t)));
-            r.y = static_cast<signed char>(symmetric_mod(v[1], modulus(t)));
-            r.z = static_cast<signed char>(symmetric_mod(v[2], modulus(t)));
-            r.w = static_cast<signed char>(symmetric_mod(v[3], modulus(t)));
-            *reinterpret_cast<char4 *>(out + t * plane_bytes) = r;
-        }
+        for (int q = 0; q < 4; ++q) v[q] = split15(scaled_integer(x[q], shift));
+        store_residues(v, k, planes + static_cast<size_t>(row) * ld + c, plane_bytes);
     }
 }
 
@@ -482,8 +517,8 @@ __global__ void quantize_a(const float *__restrict__ A, const int *__restrict__ 
 // must be), column j scaled by 2^(p − e_j). A block transposes 128 rows × 32 columns of B
 // through shared memory (a row pitch of 129: conflict-free writes); each thread then writes
 // four consecutive residues of one column of B as one char4 per plane.
-__global__ void quantize_bt(const float *__restrict__ B, const int *__restrict__ exponent, int N, int K, int ld,
-                            int p, int k, int8_t *planes, size_t plane_bytes) {
+__global__ void quantize_bt(const float *__restrict__ B, const int *__restrict__ exponent, int N, int K, int ld, int p,
+                            int k, int8_t *planes, size_t plane_bytes) {
     __shared__ float tile[32][129];
     const int tx = threadIdx.x, ty = threadIdx.y; // 32 × 8
     for (int nb = blockIdx.y; nb * 128 < N; nb += gridDim.y)
@@ -500,20 +535,11 @@ __global__ void quantize_bt(const float *__restrict__ B, const int *__restrict__
                 const int col = k0 + ty + 8 * j, n = n0 + 4 * tx;
                 if (col < K && n < N) {
                     const int shift = p - exponent[col];
-                    int v[4];
+                    Split v[4];
 #pragma unroll
-                    for (int q = 0; q < 4; ++q) v[q] = scaled_integer(tile[ty + 8 * j][4 * tx + q], shift);
-                    int8_t *out = planes + static_cast<size_t>(col) * ld + n; // n + 3 < ld: ld ≥ N rounded to 16
-#pragma unroll
-                    for (int t = 0; t < MAX_MODULI; ++t) {
-                        if (t >= k) break;
-                        char4 r;
-                        r.x = static_cast<signed char>(symmetric_mod(v[0], modulus(t)));
-                        r.y = static_cast<signed char>(symmetric_mod(v[1], modulus(t)));
-                        r.z = static_cast<signed char>(symmetric_mod(v[2], modulus(t)));
-                        r.w = static_cast<signed char>(symmetric_mod(v[3], modulus(t)));
-                        *reinterpret_cast<char4 *>(out + t * plane_bytes) = r;
-                    }
+                    for (int q = 0; q < 4; ++q) v[q] = split15(scaled_integer(tile[ty + 8 * j][4 * tx + q], shift));
+                    // n + 3 < ld: ld is N rounded up to 16
+                    store_residues(v, k, planes + static_cast<size_t>(col) * ld + n, plane_bytes);
                 }
             }
             __syncthreads();
@@ -536,8 +562,31 @@ __device__ __forceinline__ void fence_operands(int (&d)[128]) {
 __device__ __forceinline__ void wgmma_m64n256k32_s8(int (&d)[128], uint64_t desc_a, uint64_t desc_b) {
     asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, 1, 0;\n"
                  "wgmma.mma_async.sync.aligned.m64n256k32.s32.s8.s8 "
-                 "{%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, %16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, %32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47, %48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, %59, %60, %61, %62, %63, %64, %65, %66, %67, %68, %69, %70, %71, %72, %73, %74, %75, %76, %77, %78, %79, %80, %81, %82, %83, %84, %85, %86, %87, %88, %89, %90, %91, %92, %93, %94, %95, %96, %97, %98, %99, %100, %101, %102, %103, %104, %105, %106, %107, %108, %109, %110, %111, %112, %113, %114, %115, %116, %117, %118, %119, %120, %121, %122, %123, %124, %125, %126, %127}, %128, %129, p;\n}\n"
-                 : "+r"(d[0]), "+r"(d[1]), "+r"(d[2]), "+r"(d[3]), "+r"(d[4]), "+r"(d[5]), "+r"(d[6]), "+r"(d[7]), "+r"(d[8]), "+r"(d[9]), "+r"(d[10]), "+r"(d[11]), "+r"(d[12]), "+r"(d[13]), "+r"(d[14]), "+r"(d[15]), "+r"(d[16]), "+r"(d[17]), "+r"(d[18]), "+r"(d[19]), "+r"(d[20]), "+r"(d[21]), "+r"(d[22]), "+r"(d[23]), "+r"(d[24]), "+r"(d[25]), "+r"(d[26]), "+r"(d[27]), "+r"(d[28]), "+r"(d[29]), "+r"(d[30]), "+r"(d[31]), "+r"(d[32]), "+r"(d[33]), "+r"(d[34]), "+r"(d[35]), "+r"(d[36]), "+r"(d[37]), "+r"(d[38]), "+r"(d[39]), "+r"(d[40]), "+r"(d[41]), "+r"(d[42]), "+r"(d[43]), "+r"(d[44]), "+r"(d[45]), "+r"(d[46]), "+r"(d[47]), "+r"(d[48]), "+r"(d[49]), "+r"(d[50]), "+r"(d[51]), "+r"(d[52]), "+r"(d[53]), "+r"(d[54]), "+r"(d[55]), "+r"(d[56]), "+r"(d[57]), "+r"(d[58]), "+r"(d[59]), "+r"(d[60]), "+r"(d[61]), "+r"(d[62]), "+r"(d[63]), "+r"(d[64]), "+r"(d[65]), "+r"(d[66]), "+r"(d[67]), "+r"(d[68]), "+r"(d[69]), "+r"(d[70]), "+r"(d[71]), "+r"(d[72]), "+r"(d[73]), "+r"(d[74]), "+r"(d[75]), "+r"(d[76]), "+r"(d[77]), "+r"(d[78]), "+r"(d[79]), "+r"(d[80]), "+r"(d[81]), "+r"(d[82]), "+r"(d[83]), "+r"(d[84]), "+r"(d[85]), "+r"(d[86]), "+r"(d[87]), "+r"(d[88]), "+r"(d[89]), "+r"(d[90]), "+r"(d[91]), "+r"(d[92]), "+r"(d[93]), "+r"(d[94]), "+r"(d[95]), "+r"(d[96]), "+r"(d[97]), "+r"(d[98]), "+r"(d[99]), "+r"(d[100]), "+r"(d[101]), "+r"(d[102]), "+r"(d[103]), "+r"(d[104]), "+r"(d[105]), "+r"(d[106]), "+r"(d[107]), "+r"(d[108]), "+r"(d[109]), "+r"(d[110]), "+r"(d[111]), "+r"(d[112]), "+r"(d[113]), "+r"(d[114]), "+r"(d[115]), "+r"(d[116]), "+r"(d[117]), "+r"(d[118]), "+r"(d[119]), "+r"(d[120]), "+r"(d[121]), "+r"(d[122]), "+r"(d[123]), "+r"(d[124]), "+r"(d[125]), "+r"(d[126]), "+r"(d[127])
+                 "{%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, %16, %17, %18, %19, %20, %21, "
+                 "%22, %23, %24, %25, %26, %27, %28, %29, %30, %31, %32, %33, %34, %35, %36, %37, %38, %39, %40, %41, "
+                 "%42, %43, %44, %45, %46, %47, %48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, %59, %60, %61, "
+                 "%62, %63, %64, %65, %66, %67, %68, %69, %70, %71, %72, %73, %74, %75, %76, %77, %78, %79, %80, %81, "
+                 "%82, %83, %84, %85, %86, %87, %88, %89, %90, %91, %92, %93, %94, %95, %96, %97, %98, %99, %100, "
+                 "%101, %102, %103, %104, %105, %106, %107, %108, %109, %110, %111, %112, %113, %114, %115, %116, "
+                 "%117, %118, %119, %120, %121, %122, %123, %124, %125, %126, %127}, %128, %129, p;\n}\n"
+                 : "+r"(d[0]), "+r"(d[1]), "+r"(d[2]), "+r"(d[3]), "+r"(d[4]), "+r"(d[5]), "+r"(d[6]), "+r"(d[7]),
+                   "+r"(d[8]), "+r"(d[9]), "+r"(d[10]), "+r"(d[11]), "+r"(d[12]), "+r"(d[13]), "+r"(d[14]), "+r"(d[15]),
+                   "+r"(d[16]), "+r"(d[17]), "+r"(d[18]), "+r"(d[19]), "+r"(d[20]), "+r"(d[21]), "+r"(d[22]),
+                   "+r"(d[23]), "+r"(d[24]), "+r"(d[25]), "+r"(d[26]), "+r"(d[27]), "+r"(d[28]), "+r"(d[29]),
+                   "+r"(d[30]), "+r"(d[31]), "+r"(d[32]), "+r"(d[33]), "+r"(d[34]), "+r"(d[35]), "+r"(d[36]),
+                   "+r"(d[37]), "+r"(d[38]), "+r"(d[39]), "+r"(d[40]), "+r"(d[41]), "+r"(d[42]), "+r"(d[43]),
+                   "+r"(d[44]), "+r"(d[45]), "+r"(d[46]), "+r"(d[47]), "+r"(d[48]), "+r"(d[49]), "+r"(d[50]),
+                   "+r"(d[51]), "+r"(d[52]), "+r"(d[53]), "+r"(d[54]), "+r"(d[55]), "+r"(d[56]), "+r"(d[57]),
+                   "+r"(d[58]), "+r"(d[59]), "+r"(d[60]), "+r"(d[61]), "+r"(d[62]), "+r"(d[63]), "+r"(d[64]),
+                   "+r"(d[65]), "+r"(d[66]), "+r"(d[67]), "+r"(d[68]), "+r"(d[69]), "+r"(d[70]), "+r"(d[71]),
+                   "+r"(d[72]), "+r"(d[73]), "+r"(d[74]), "+r"(d[75]), "+r"(d[76]), "+r"(d[77]), "+r"(d[78]),
+                   "+r"(d[79]), "+r"(d[80]), "+r"(d[81]), "+r"(d[82]), "+r"(d[83]), "+r"(d[84]), "+r"(d[85]),
+                   "+r"(d[86]), "+r"(d[87]), "+r"(d[88]), "+r"(d[89]), "+r"(d[90]), "+r"(d[91]), "+r"(d[92]),
+                   "+r"(d[93]), "+r"(d[94]), "+r"(d[95]), "+r"(d[96]), "+r"(d[97]), "+r"(d[98]), "+r"(d[99]),
+                   "+r"(d[100]), "+r"(d[101]), "+r"(d[102]), "+r"(d[103]), "+r"(d[104]), "+r"(d[105]), "+r"(d[106]),
+                   "+r"(d[107]), "+r"(d[108]), "+r"(d[109]), "+r"(d[110]), "+r"(d[111]), "+r"(d[112]), "+r"(d[113]),
+                   "+r"(d[114]), "+r"(d[115]), "+r"(d[116]), "+r"(d[117]), "+r"(d[118]), "+r"(d[119]), "+r"(d[120]),
+                   "+r"(d[121]), "+r"(d[122]), "+r"(d[123]), "+r"(d[124]), "+r"(d[125]), "+r"(d[126]), "+r"(d[127])
                  : "l"(desc_a), "l"(desc_b));
 }
 
@@ -545,8 +594,8 @@ __device__ __forceinline__ void wgmma_m64n256k32_s8(int (&d)[128], uint64_t desc
 // modulo mₜ into an int8 residue plane (M×K). Warpgroup 0 loads by TMA into a Q_STAGES-deep
 // mbarrier pipeline; warpgroups 1 and 2 each issue wgmma m64n256k32 s8 for 64 rows.
 __global__ void __launch_bounds__(384, 1)
-    int8_gemm(const __grid_constant__ CUtensorMap map_a, const __grid_constant__ CUtensorMap map_b,
-              int8_t *residues, int M, int K, int slabs, int tiles_m, int tiles_k) {
+    int8_gemm(const __grid_constant__ CUtensorMap map_a, const __grid_constant__ CUtensorMap map_b, int8_t *residues,
+              int M, int K, int slabs, int tiles_m, int tiles_k) {
     extern __shared__ unsigned char smem_raw[];
     const uint32_t base = (smem_u32(smem_raw) + 1023) & ~1023u;
     const uint32_t bars = base + Q_STAGES * Q_STAGE_BYTES;
@@ -592,7 +641,8 @@ __global__ void __launch_bounds__(384, 1)
             fence_operands(acc);
             wgmma_fence();
 #pragma unroll
-            for (int kk = 0; kk < QK / 32; ++kk) wgmma_m64n256k32_s8(acc, smem_desc(a + 32 * kk), smem_desc(b + 32 * kk));
+            for (int kk = 0; kk < QK / 32; ++kk)
+                wgmma_m64n256k32_s8(acc, smem_desc(a + 32 * kk), smem_desc(b + 32 * kk));
             wgmma_commit();
             wgmma_wait<1>(); // the previous slab's products are done: its stage goes back to the loader
             fence_operands(acc);
@@ -625,30 +675,50 @@ __global__ void __launch_bounds__(384, 1)
     }
 }
 
-// inverse[s][t] = (mₛ mod mₜ)⁻¹ mod mₜ, for s < t (Garner's mixed-radix conversion)
-struct Inverses {
-    float of[MAX_MODULI][MAX_MODULI];
+// Garner's digits in one reduction each: with Mₛ = m₀⋯mₛ₋₁ and Cₜ = Mₜ⁻¹ mod mₜ,
+// vₜ = rₜ·Cₜ + Σₛ₍ₛ₌₀…ₜ₋₁₎ vₛ·Dₛₜ mod mₜ, Dₛₜ = −Mₛ·Cₜ mod mₜ (both taken in [−mₜ/2, mₜ/2]).
+struct CrtTables {
+    float c[MAX_MODULI];
+    float d[MAX_MODULI][MAX_MODULI];
 };
 
-Inverses make_inverses() {
-    Inverses inv{};
-    for (int t = 0; t < MAX_MODULI; ++t)
+CrtTables make_crt_tables() {
+    auto inverse = [](long a, long m) {
+        for (long x = 1; x < m; ++x)
+            if (a * x % m == 1) return x;
+        return 0L;
+    };
+    auto centred = [](long x, long m) { return static_cast<float>(x > m / 2 ? x - m : x); };
+    CrtTables tab{};
+    for (int t = 0; t < MAX_MODULI; ++t) {
+        const long m = modulus(t);
+        long prefix = 1; // Mₛ mod m
+        for (int s = 0; s < t; ++s) prefix = prefix * modulus(s) % m;
+        const long c = inverse(prefix, m);
+        tab.c[t] = centred(c, m);
+        long ms = 1;
         for (int s = 0; s < t; ++s) {
-            const int m = modulus(t), a = modulus(s) % m;
-            for (int x = 1; x < m; ++x)
-                if (a * x % m == 1) inv.of[s][t] = static_cast<float>(x);
+            tab.d[s][t] = centred((m - ms * c % m) % m, m);
+            ms = ms * modulus(s) % m;
         }
-    return inv;
+    }
+    return tab;
+}
+
+// a byte of a char4 word as an exact float, by bit operations (no conversion unit)
+__device__ __forceinline__ float byte_value(unsigned int flipped, int q) {
+    return __int_as_float(__byte_perm(flipped, 0x4B000000u, 0x7540 + q)) - (0x1p23f + 128.0f);
 }
 
 // C = X · 2^(e_i + e_j − 2p), X the integer with the KM residues, |X| < P/4 (P = Πmₜ): Garner's
-// mixed-radix digits vₜ ∈ [−mₜ/2, mₜ/2] (float arithmetic, every intermediate an integer below
-// 2¹⁷: exact), then X = v₀ + m₀(v₁ + m₁(v₂ + …)) in double (relative error ≤ KM·2⁻⁵³).
-// Four columns a thread (K % 4 == 0: one char4 load per plane, one float4 store), all KM loads
-// issued before the arithmetic.
-template <int KM>
-__global__ void crt_combine(const int8_t *__restrict__ residues, const int *__restrict__ ea,
-                            const int *__restrict__ eb, int p, Inverses inv, float *C, int M, int K) {
+// digits vₜ ∈ [−mₜ/2, mₜ/2] (floats; every sum below 2¹⁹, exact), then X from the digits in
+// groups of three (each group's value below 2²⁴, exact in float) put together in double
+// (relative error ≤ KM·2⁻⁵³). Four columns a thread (K % 4 == 0: one char4 load per plane, one
+// float4 store), all KM loads issued before the arithmetic, no conversion-unit instruction but
+// one per group and one for the result.
+template <int KM> __global__ void crt_combine(const int8_t *__restrict__ residues, const int *__restrict__ ea,
+                                              const int *__restrict__ eb, int p, CrtTables tab, float *C, int M,
+                                              int K) {
     const size_t plane = static_cast<size_t>(M) * K;
     const bool vec4 = K % 4 == 0 && reinterpret_cast<uintptr_t>(C) % 16 == 0;
     const int groups = (K + 3) / 4;
@@ -656,17 +726,20 @@ __global__ void crt_combine(const int8_t *__restrict__ residues, const int *__re
         for (int g = blockIdx.x * blockDim.x + threadIdx.x; g < groups; g += gridDim.x * blockDim.x) {
             const int col = 4 * g;
             const size_t at = static_cast<size_t>(row) * K + col;
-            float r[KM][4];
+            unsigned int word[KM];
 #pragma unroll
             for (int t = 0; t < KM; ++t) {
                 const int8_t *src = residues + t * plane + at;
                 if (vec4) {
-                    const char4 c = *reinterpret_cast<const char4 *>(src);
-                    r[t][0] = c.x, r[t][1] = c.y, r[t][2] = c.z, r[t][3] = c.w;
+                    word[t] = *reinterpret_cast<const unsigned int *>(src);
                 } else {
+                    unsigned int w = 0;
 #pragma unroll
-                    for (int q = 0; q < 4; ++q) r[t][q] = col + q < K ? src[q] : 0.0f;
+                    for (int q = 0; q < 4; ++q)
+                        if (col + q < K) w |= static_cast<unsigned int>(static_cast<uint8_t>(src[q])) << (8 * q);
+                    word[t] = w;
                 }
+                word[t] ^= 0x80808080u; // bytes + 128: unsigned
             }
             float out[4];
 #pragma unroll
@@ -675,18 +748,25 @@ __global__ void crt_combine(const int8_t *__restrict__ residues, const int *__re
 #pragma unroll
                 for (int t = 0; t < KM; ++t) {
                     const float m = static_cast<float>(modulus(t));
-                    float x = r[t][q];
+                    float y = byte_value(word[t], q) * tab.c[t];
 #pragma unroll
-                    for (int s = 0; s < t; ++s) {
-                        x = (x - v[s]) * inv.of[s][t];
-                        x = fmaf(-m, rintf(x * (1.0f / m)), x);
-                    }
-                    v[t] = x;
+                    for (int s = 0; s < t; ++s) y = fmaf(v[s], tab.d[s][t], y);
+                    const float quotient = fmaf(y, 1.0f / m, ROUNDER) - ROUNDER;
+                    v[t] = fmaf(-m, quotient, y);
                 }
-                double X = v[KM - 1];
+                double X = 0.0, scale = 1.0; // X = Σ groups · (product of the moduli below them)
 #pragma unroll
-                for (int t = KM - 2; t >= 0; --t) X = fma(X, static_cast<double>(modulus(t)), static_cast<double>(v[t]));
-                out[q] = col + q < K ? static_cast<float>(X * pow2(ea[row] + eb[col + q] - 2 * p)) : 0.0f;
+                for (int g0 = 0; g0 < KM; g0 += 3) {
+                    float group = v[min(g0 + 2, KM - 1)];
+                    double span = modulus(g0);
+#pragma unroll
+                    for (int t = min(g0 + 2, KM - 1) - 1; t >= g0; --t) group = fmaf(group, modulus(t), v[t]);
+#pragma unroll
+                    for (int t = g0 + 1; t <= min(g0 + 2, KM - 1); ++t) span *= modulus(t);
+                    X = fma(static_cast<double>(group), scale, X);
+                    scale *= span;
+                }
+                out[q] = static_cast<float>(X * pow2(ea[row] + eb[min(col + q, K - 1)] - 2 * p));
             }
             float *dst = C + at;
             if (vec4) {
@@ -700,29 +780,29 @@ __global__ void crt_combine(const int8_t *__restrict__ residues, const int *__re
 }
 
 template <int KM>
-void launch_crt(const int8_t *res, const int *ea, const int *eb, int p, const Inverses &inv, float *C, int M, int K) {
+void launch_crt(const int8_t *res, const int *ea, const int *eb, int p, const CrtTables &tab, float *C, int M, int K) {
     const int groups = (K + 3) / 4, threads = 128;
     const dim3 grid((groups + threads - 1) / threads, std::min(M, 65535));
-    crt_combine<KM><<<grid, threads>>>(res, ea, eb, p, inv, C, M, K);
+    crt_combine<KM><<<grid, threads>>>(res, ea, eb, p, tab, C, M, K);
 }
 
 // the moduli count as a template argument: every loop over the moduli unrolled, every load
 // independent
-void combine(int k, const int8_t *res, const int *ea, const int *eb, int p, const Inverses &inv, float *C, int M,
+void combine(int k, const int8_t *res, const int *ea, const int *eb, int p, const CrtTables &tab, float *C, int M,
              int K) {
     switch (k) {
-    case 1: launch_crt<1>(res, ea, eb, p, inv, C, M, K); break;
-    case 2: launch_crt<2>(res, ea, eb, p, inv, C, M, K); break;
-    case 3: launch_crt<3>(res, ea, eb, p, inv, C, M, K); break;
-    case 4: launch_crt<4>(res, ea, eb, p, inv, C, M, K); break;
-    case 5: launch_crt<5>(res, ea, eb, p, inv, C, M, K); break;
-    case 6: launch_crt<6>(res, ea, eb, p, inv, C, M, K); break;
-    case 7: launch_crt<7>(res, ea, eb, p, inv, C, M, K); break;
-    case 8: launch_crt<8>(res, ea, eb, p, inv, C, M, K); break;
-    case 9: launch_crt<9>(res, ea, eb, p, inv, C, M, K); break;
-    case 10: launch_crt<10>(res, ea, eb, p, inv, C, M, K); break;
-    case 11: launch_crt<11>(res, ea, eb, p, inv, C, M, K); break;
-    default: launch_crt<12>(res, ea, eb, p, inv, C, M, K); break;
+    case 1: launch_crt<1>(res, ea, eb, p, tab, C, M, K); break;
+    case 2: launch_crt<2>(res, ea, eb, p, tab, C, M, K); break;
+    case 3: launch_crt<3>(res, ea, eb, p, tab, C, M, K); break;
+    case 4: launch_crt<4>(res, ea, eb, p, tab, C, M, K); break;
+    case 5: launch_crt<5>(res, ea, eb, p, tab, C, M, K); break;
+    case 6: launch_crt<6>(res, ea, eb, p, tab, C, M, K); break;
+    case 7: launch_crt<7>(res, ea, eb, p, tab, C, M, K); break;
+    case 8: launch_crt<8>(res, ea, eb, p, tab, C, M, K); break;
+    case 9: launch_crt<9>(res, ea, eb, p, tab, C, M, K); break;
+    case 10: launch_crt<10>(res, ea, eb, p, tab, C, M, K); break;
+    case 11: launch_crt<11>(res, ea, eb, p, tab, C, M, K); break;
+    default: launch_crt<12>(res, ea, eb, p, tab, C, M, K); break;
     }
 }
 
@@ -808,7 +888,7 @@ bool solve_int8(const float *A, const float *B, float *C, int M, int N, int K) {
     row_stats<<<sms * 8, 256>>>(A, M, N, amax_a, asum_a);
     const int rows_per_block = 64;
     col_stats<<<dim3((K + 127) / 128, (N + rows_per_block - 1) / rows_per_block), 128>>>(B, N, K, rows_per_block,
-                                                                                        amax_b, asum_b);
+                                                                                         amax_b, asum_b);
     line_exponents<<<(M + 255) / 256, 256>>>(amax_a, asum_a, M, N, ea, stats, 0);
     line_exponents<<<(K + 255) / 256, 256>>>(reinterpret_cast<const float *>(amax_b), asum_b, K, N, eb, stats, 1);
     SpreadStats host{};
@@ -828,8 +908,8 @@ bool solve_int8(const float *A, const float *B, float *C, int M, int N, int K) {
     const int tiles_m = (M + QM - 1) / QM, tiles_k = (K + QN - 1) / QN;
     int8_gemm<<<dim3(tiles_m * tiles_k, prec.k), 384, Q_SMEM_BYTES>>>(map_a, map_b, res, M, K, (N + QK - 1) / QK,
                                                                       tiles_m, tiles_k);
-    static const Inverses inverses = make_inverses();
-    combine(prec.k, res, ea, eb, prec.p, inverses, C, M, K);
+    static const CrtTables tables = make_crt_tables();
+    combine(prec.k, res, ea, eb, prec.p, tables, C, M, K);
     cudaDeviceSynchronize();
     return true;
 }
