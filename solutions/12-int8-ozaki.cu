@@ -1,7 +1,45 @@
-// Rung 12 — int8_ozaki: FP32-accurate GEMM on the INT8 tensor cores (Ozaki scheme II: exact
-// integer products modulo coprime moduli, put together by the Chinese remainder theorem).
+// Rung 12 — int8_ozaki: FP32-accurate GEMM on the INT8 tensor cores, Ozaki scheme II (INT8 GEMMs modulo moduli, CRT).
 //
-// HEADER-PLACEHOLDER
+// Technique: each row i of A is scaled by 2^(p − e_i) (max|A_i| < 2^e_i) and rounded to an
+// integer A′ (|A′| ≤ 2^p), each column j of B likewise (B′); A′·B′ is an exact integer below
+// P/4, P = m₀⋯m_{k−1} for k pairwise coprime moduli ≤ 256, so it is known from its residues,
+// and each residue product (A′ mod mₜ)·(B′ mod mₜ) is an exact INT8 GEMM with int32 sums.
+// C = (A′·B′)·2^(e_i + e_j − 2p): the only error is the rounding of A and B to p bits relative
+// to their lines' maxima. Per call:
+//  1. row_stats, col_stats, line_exponents: per line max|x| and Σ|x|; the host reads back the
+//     worst spread (max|x| · N / Σ|x| of a line) and Σ|x|·2^−e, and picks p = ⌈log₂ spread⌉ +
+//     24 − ⌊log₂N / 2⌋ (a tenth of the normwise bound on uniform data) and the fewest moduli
+//     with P > 4·2^p·min over A, B of the largest ‖A′ᵢ‖₁ (so the CRT is exact): 7 on uniform
+//     and all-positive data at every N, 7–8 on the judge's `data mixed`, 8 at twice its
+//     exponent range; more than 12 moduli or p > 30: rung 11's path.
+//  2. quantize_a, quantize_bt (B through a shared-memory transpose: s8 wgmma reads both
+//     operands K-major): k int8 residue planes each, rows of N rounded up to 16 bytes; the
+//     residues by full-rate float instructions on an exact 15-bit split (no conversion unit).
+//  3. int8_gemm: one modulus per blockIdx.y, a 128×256 tile per block of 3 warpgroups (TMA
+//     warpgroup, setmaxnreg 40; two consumers, setmaxnreg 232, wgmma m64n256k32.s32.s8.s8 from
+//     128-byte-swizzled shared memory, 4 stages of 48 KB fed by cp.async.bulk.tensor.3d with
+//     the modulus as the third coordinate), the int32 tile reduced modulo mₜ into an int8
+//     residue plane of C.
+//  4. crt_combine<k>: Garner's mixed-radix digits (one reduction a digit, float), groups of three
+//     digits exact in float, put together in double, scaled by 2^(e_i + e_j − 2p) into C.
+// Rung 11's path (its kernels, copied: solve_tf32x3) where emulation does not win or cannot
+// be exact: N < 512 or > 65536 (int32 sums), M or K < 1024, fewer than 6·10¹⁰ multiply-adds
+// (at 2048³ and 3001×2999×3003 the conversions cost more than the INT8 rate saves).
+// Changed from rung 11: the products move from 3×TF32 (≈ 400 TFLOP/s) to k INT8 GEMMs (≈ 1,500
+// TOPS); the pre-pass becomes statistics, quantization and a CRT epilogue pass.
+// Measured on an NVIDIA H200 (scripts/ladder_bench, one process, cuBLAS SGEMM pedantic
+// interleaved call by call, L2 flushed, median of 9; ratio = cuBLAS time / ours, rung 11 in
+// the same run): 4096³ 133.4 TFLOP/s-equivalent 2.628× (rung 11 2.419×); 8192×6144×4096 162.1
+// 3.239× (2.582×); 4097×4095×4093 111.6 2.299× (2.258×); 8192³ 178.4 3.661× (2.739×); the
+// other five ranked shapes take rung 11's path (2048³ 2.047×, 16384×64×16384 1.404×,
+// 32768×1024×96 0.950×, 512×32768×512 1.144×, 3001×2999×3003 2.211×); rank score (geometric
+// mean over the nine) 1.992× (rung 11 1.862×). Wide exponents: 4096³ `data mixed` 2.352×,
+// 8192³ at ±20 3.282×. Where 4096³'s 1.030 ms goes (ncu): int8_gemm 755 µs (7 moduli, 1,275
+// TOPS), quantization 116, CRT 78, statistics 43, launch gaps and the read-back ≈ 40.
+// Accuracy (FP64 reference, two fresh input sets a shape, the INT8 path forced on every shape
+// it allows): worst normwise 0.045 of the bound on uniform data (N = 512 … 65536), 0.005 on
+// [0, 1], 0.025 on `data mixed`, 0.068 at ±20; worst elementwise 0.015. docs/perf-notes.md,
+// "Rung 12".
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
