@@ -3,9 +3,13 @@
 // Usage (scripts/ladder-bench builds it and each solution as a shared library):
 //   ladder_bench check [--quick] [--shape MxNxK]... NAME=LIB.so ...   correctness on odd shapes
 //   ladder_bench check --set rung11 NAME=LIB.so ...   rung 11's 13 shapes (small N, all-positive, large)
+//   ladder_bench check --set rung12 NAME=LIB.so ...   rung 12's shapes (its switch, wide exponents)
 //   ladder_bench time [--reps R] [--shape MxNxK]... NAME=LIB.so ...   timing, cuBLAS interleaved
 //   ladder_bench accuracy NAME=LIB.so ...   error ratios for N = 1 … 65536 beside cuBLAS FP32's
 //
+// A shape may end in 'w' or 'x' (4096x4096x4096w): wide exponents, uniform[-1, 1) scaled per
+// row and per column by powers of two from 2^-10 to 2^10 ('w', the judge's `data mixed`) or
+// from 2^-20 to 2^20 ('x'), the data that costs an emulation by integer slices its precision.
 // A shape may end in 'p' (512x65536x64p): all-positive data, uniform[0, 1), the hardest
 // for summation error; otherwise uniform[-1, 1).
 //
@@ -67,6 +71,7 @@ struct Shape {
     int M, N, K;
     bool huge;             // A, B or C over 2³¹ elements
     bool positive = false; // uniform[0, 1) instead of uniform[-1, 1)
+    int spread = 0;        // rows and columns scaled by 2^e, e uniform in [-spread, spread]
 };
 
 struct Library {
@@ -102,11 +107,19 @@ __device__ uint64_t mix(uint64_t x) { // splitmix64's finalizer
     return x ^ (x >> 31);
 }
 
-__global__ void fill_uniform(float *x, size_t n, uint64_t seed, bool positive = false) {
+// exponent in [-spread, spread] of line `line` (rows: salt 1, columns: salt 2)
+__device__ int line_exponent(uint64_t seed, uint64_t line, int salt, int spread) {
+    const uint64_t h = mix((seed * 0x9e3779b97f4a7c15ULL) ^ (line * 4 + salt) * 0xd1b54a32d192ed03ULL);
+    return -spread + static_cast<int>((h >> 40) * (2 * spread + 1) >> 24);
+}
+
+__global__ void fill_uniform(float *x, size_t n, uint64_t seed, bool positive = false, int cols = 1, int spread = 0) {
     for (size_t i = blockIdx.x * static_cast<size_t>(blockDim.x) + threadIdx.x; i < n;
          i += static_cast<size_t>(gridDim.x) * blockDim.x) {
         const float u = static_cast<float>(mix(seed * 0x9e3779b97f4a7c15ULL + i) >> 40);
-        x[i] = positive ? u * 0x1p-24f : u * 0x1p-23f - 1.0f;
+        const float v = positive ? u * 0x1p-24f : u * 0x1p-23f - 1.0f;
+        x[i] =
+            spread ? ldexpf(v, line_exponent(seed, i / cols, 1, spread) + line_exponent(seed, i % cols, 2, spread)) : v;
     }
 }
 
@@ -210,6 +223,27 @@ std::vector<Shape> rung11_shapes() {
             {8192, 6144, 4096, false}};
 }
 
+const char *suffix(const Shape &s) { return s.positive ? "p" : s.spread == 10 ? "w" : s.spread == 20 ? "x" : ""; }
+
+Shape wide(int M, int N, int K, int spread) {
+    Shape s{M, N, K, false};
+    s.spread = spread;
+    return s;
+}
+
+// check --set rung12: the INT8 rung's switch to rung 11's path (N = 511/512, M or K = 1023/1024),
+// odd edges of its 128×256 tiles, the long and all-positive reductions, and wide exponents
+// (the judge's `data mixed` and twice its range) on both paths.
+std::vector<Shape> rung12_shapes() {
+    return {{1024, 512, 1024, false},   {1023, 512, 1024, false},         {1024, 511, 1024, false},
+            {1025, 513, 1031, false},   {1029, 4099, 2053, false},        {4097, 4095, 4093, false},
+            {2048, 65536, 1024, false}, {1024, 65536, 1024, false, true}, {2048, 2048, 2048, false, true},
+            {3001, 2999, 3003, false},  wide(200, 300, 250, 10),          wide(1024, 1024, 1024, 10),
+            wide(2049, 4097, 1537, 10), wide(4096, 4096, 4096, 10),       wide(1024, 1024, 1024, 20),
+            wide(2048, 8192, 2048, 20), {4096, 4096, 4096, false},        {8192, 8192, 8192, false},
+            {8192, 6144, 4096, false}};
+}
+
 std::vector<Shape> check_shapes(bool quick) {
     std::vector<Shape> all = {
         {1, 1, 1, false},
@@ -292,8 +326,8 @@ int run_check(const std::vector<Library> &libs, bool quick, const std::vector<Sh
                      c_n = static_cast<size_t>(s.M) * s.K;
         float *A = device_alloc<float>(a_n), *B = device_alloc<float>(b_n);
         for (int round = 0; round < 2; ++round) { // two fresh input sets per shape
-            fill_uniform<<<grid_blocks, block_threads>>>(A, a_n, seed++, s.positive);
-            fill_uniform<<<grid_blocks, block_threads>>>(B, b_n, seed++, s.positive);
+            fill_uniform<<<grid_blocks, block_threads>>>(A, a_n, seed++, s.positive, s.N, s.spread);
+            fill_uniform<<<grid_blocks, block_threads>>>(B, b_n, seed++, s.positive, s.K, s.spread);
             double *R = device_alloc<double>(c_n), *absolute = device_alloc<double>(c_n);
             {
                 double *Ad = device_alloc<double>(a_n), *Bd = device_alloc<double>(b_n);
@@ -345,8 +379,8 @@ int run_check(const std::vector<Library> &libs, bool quick, const std::vector<Sh
                 failures += !ok;
                 std::printf("check %-16s %6dx%dx%d%s %s ratio %.4f norm %.4f non_finite %llu over_bound %llu "
                             "guard_changed %llu inputs %s\n",
-                            lib.name.c_str(), s.M, s.N, s.K, s.positive ? "p" : "", ok ? "PASS" : "FAIL", ratio, norm,
-                            t.non_finite, t.over_bound, t.guard_changed, inputs_same ? "intact" : "MODIFIED");
+                            lib.name.c_str(), s.M, s.N, s.K, suffix(s), ok ? "PASS" : "FAIL", ratio, norm, t.non_finite,
+                            t.over_bound, t.guard_changed, inputs_same ? "intact" : "MODIFIED");
                 std::fflush(stdout);
             }
             cudaFree(c_buffer);
@@ -383,8 +417,8 @@ int run_time(const std::vector<Library> &libs, std::vector<Shape> shapes, int re
         const size_t a_n = static_cast<size_t>(s.M) * s.N, b_n = static_cast<size_t>(s.N) * s.K,
                      c_n = static_cast<size_t>(s.M) * s.K;
         float *A = device_alloc<float>(a_n), *B = device_alloc<float>(b_n), *C = device_alloc<float>(c_n);
-        fill_uniform<<<grid_blocks, block_threads>>>(A, a_n, seed++, s.positive);
-        fill_uniform<<<grid_blocks, block_threads>>>(B, b_n, seed++, s.positive);
+        fill_uniform<<<grid_blocks, block_threads>>>(A, a_n, seed++, s.positive, s.N, s.spread);
+        fill_uniform<<<grid_blocks, block_threads>>>(B, b_n, seed++, s.positive, s.K, s.spread);
         const size_t entries = libs.size() + 1; // entry 0: cuBLAS
         std::vector<std::vector<float>> ms(entries);
         for (int rep = 0; rep < warmup + reps; ++rep) {
@@ -415,9 +449,9 @@ int run_time(const std::vector<Library> &libs, std::vector<Shape> shapes, int re
             const float med = median(ms[e]);
             const float lo = *std::min_element(ms[e].begin(), ms[e].end());
             const float hi = *std::max_element(ms[e].begin(), ms[e].end());
-            std::printf("time %-16s %dx%dx%d median_ms %.4f min_ms %.4f max_ms %.4f tflops %.2f ratio %.3f n %zu\n",
-                        e ? libs[e - 1].name.c_str() : "cublas", s.M, s.N, s.K, med, lo, hi, flop / med * 1e-9,
-                        cublas_ms / med, ms[e].size());
+            std::printf("time %-16s %dx%dx%d%s median_ms %.4f min_ms %.4f max_ms %.4f tflops %.2f ratio %.3f n %zu\n",
+                        e ? libs[e - 1].name.c_str() : "cublas", s.M, s.N, s.K, suffix(s), med, lo, hi,
+                        flop / med * 1e-9, cublas_ms / med, ms[e].size());
         }
         std::fflush(stdout);
         cudaFree(A);
@@ -452,6 +486,9 @@ int main(int argc, char **argv) {
         } else if (arg == "--set" && i + 1 < argc && std::strcmp(argv[i + 1], "rung11") == 0) {
             ++i;
             for (const Shape &s : rung11_shapes()) shapes.push_back(s);
+        } else if (arg == "--set" && i + 1 < argc && std::strcmp(argv[i + 1], "rung12") == 0) {
+            ++i;
+            for (const Shape &s : rung12_shapes()) shapes.push_back(s);
         } else if (arg == "--reps" && i + 1 < argc) {
             reps = std::atoi(argv[++i]);
         } else if (arg == "--shape" && i + 1 < argc) {
@@ -459,6 +496,7 @@ int main(int argc, char **argv) {
             char tail = 0;
             if (std::sscanf(argv[++i], "%dx%dx%d%c", &s.M, &s.N, &s.K, &tail) < 3) return 64;
             s.positive = tail == 'p';
+            s.spread = tail == 'w' ? 10 : tail == 'x' ? 20 : 0;
             shapes.push_back(s);
         } else {
             specs.push_back(arg);
