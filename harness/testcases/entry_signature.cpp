@@ -64,6 +64,8 @@ std::string normalised_type(const std::string &parameter) {
         else
             type += (type.empty() ? "" : " ") + t;
     }
+    // A scalar's const says nothing of the call ("const float scale" is a float).
+    if (type.find('*') == std::string::npos && type.rfind("const ", 0) == 0) type.erase(0, 6);
     // "const float * const" keeps its first const only: what the callee may not write.
     if (type.size() > 8 && type.compare(type.size() - 8, 8, " * const") == 0) type.erase(type.size() - 6);
     return type;

@@ -25,8 +25,8 @@ struct NoGpu {
     std::string solution_file;   // its file name
     std::string arch;            // what nvcc compiled for; empty: nvcc's default target
     bool loaded = false;         // its solve() was found
-    std::string entry = "solve"; // the problem's entry point
     std::string load_failure;    // why not, when not
+    std::string entry = "solve"; // the problem's entry point
 };
 
 // The smallest failing shape the shrinker found for a failing case, and how to run it again.

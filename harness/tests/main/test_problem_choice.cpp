@@ -1,0 +1,94 @@
+// Choosing the problem from the command line: ./judge problems, --problem, and the entry
+// point read from the solution's source, without a GPU.
+#include "common/terminal_text.hpp"
+#include "judging/os/process.hpp"
+#include "test_support.hpp"
+
+#include <doctest/doctest.h>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+using namespace gemm;
+using gemm::test::contains;
+using gemm::test::TempFolder;
+using gemm::test::unwrapped;
+
+namespace {
+
+const std::string family_source_dir = GEMM_SOURCE_DIR;
+
+CapturedRun judge_with(const std::vector<std::string> &args) {
+    std::vector<std::string> argv{gemm::test::judge_program};
+    argv.insert(argv.end(), args.begin(), args.end());
+    return run_captured(argv);
+}
+
+} // namespace
+
+TEST_CASE("./judge problems lists every problem in lines of 100 columns, and shows one with its starter") {
+    const auto list = judge_with({"problems"});
+    CHECK(list.exit_code == 0);
+    std::istringstream lines(list.output);
+    int entries = 0;
+    for (std::string line; std::getline(lines, line);) {
+        CAPTURE(line);
+        CHECK(display_width(line) <= console_width);
+        entries += line.rfind("    ", 0) != 0 && line.find('/') != std::string::npos && !contains(line, "problems,");
+    }
+    CHECK(entries >= 35);
+    CHECK(contains(list.output, "leetgpu/2-matrix-multiplication"));
+    CHECK(contains(list.output, "judged (the default)"));
+    CHECK(contains(unwrapped(list.output), "tensara/matmul-3d                       Tensara, fp32; judged"));
+    const auto one = judge_with({"problems", "tensara/matmul-3d"});
+    CHECK(one.exit_code == 0);
+    CHECK(contains(one.output, "starter.cu:"));
+    CHECK(contains(one.output, "extern \"C\" void solution("));
+    const auto typo = judge_with({"problems", "tensara/matmul-3e"});
+    CHECK(typo.exit_code == 64);
+    CHECK(contains(typo.output, "did you mean tensara/matmul-3d?"));
+}
+
+TEST_CASE("--problem names a problem, suggests the nearest for a typo and refuses one not judged yet") {
+    const std::string solution = family_source_dir + "/solutions/tiled.cu";
+    const auto typo = judge_with({"--problem", "tensara/matmul-3e", solution});
+    CHECK(typo.exit_code == 64);
+    CHECK(contains(unwrapped(typo.output), "--problem tensara/matmul-3e: no problem has this name; did you mean "
+                                           "tensara/matmul-3d?"));
+    const auto unjudged = judge_with({"--problem", "leetgpu/22-gemm", solution});
+    CHECK(unjudged.exit_code == 64);
+    CHECK(contains(unwrapped(unjudged.output), "problem leetgpu/22-gemm is listed but not yet judged"));
+    CHECK(contains(unwrapped(unjudged.output), "alpha and beta"));
+    const auto list = judge_with({"--problem", "tensara/matmul-3d", "--list"});
+    CHECK(list.exit_code == 0);
+    CHECK(contains(list.output, "sample/01-one"));
+    CHECK_FALSE(contains(list.output, "secret/04-primes"));
+    const auto shape = judge_with({"--problem", "tensara/matmul-3d", solution, "--shape", "2x2x2"});
+    CHECK(shape.exit_code == 64);
+    CHECK(contains(shape.output, "--shape judges the default problem only"));
+}
+
+TEST_CASE("a solution's entry point picks its problem: Tensara's is compiled and found, a shared one is refused") {
+    if (gemm::test::skip_without_nvcc()) return;
+    TempFolder folder;
+    const auto tensara = judge_with({family_source_dir + "/solutions/problems/tensara/matmul-3d.cu", "--cache-dir",
+                                     folder.at("cache"), "--json", folder.at("r.json"), "--no-history"});
+    CAPTURE(tensara.output);
+    if (tensara.exit_code == 6) {
+        CHECK(contains(tensara.output, "solution() found"));
+        const auto report = nlohmann::json::parse(gemm::test::bytes_of(folder.at("r.json")));
+        CHECK(report["problem"] == "tensara/matmul-3d");
+    } else {
+        CHECK(tensara.exit_code == 0);
+        CHECK(contains(tensara.output, "problem: tensara/matmul-3d"));
+    }
+    const auto shared = judge_with(
+        {family_source_dir + "/solutions/problems/kernelbench/1-square-matmul.cu", "--cache-dir", folder.at("cache")});
+    CHECK(shared.exit_code == 64);
+    CHECK(contains(unwrapped(shared.output), "name one with --problem"));
+    const auto seed = judge_with({family_source_dir + "/solutions/tiled.cu", "--cache-dir", folder.at("cache"),
+                                  "--json", folder.at("seed.json"), "--no-history"});
+    CHECK((seed.exit_code == 6 || seed.exit_code == 0));
+    CHECK_FALSE(contains(seed.output, "problem:"));
+    const auto report = nlohmann::json::parse(gemm::test::bytes_of(folder.at("seed.json")));
+    CHECK(report["problem"] == "leetgpu/2-matrix-multiplication");
+}

@@ -1,0 +1,37 @@
+// The runner's call of an entry point through libffi, on the CPU: each argument where its
+// plan says, with its C type, for int and size_t dims alike.
+#include "runner/entry_call.hpp"
+
+#include <doctest/doctest.h>
+
+using namespace gemm;
+
+namespace {
+
+struct Seen {
+    const float *A = nullptr, *B = nullptr;
+    float *C = nullptr;
+    std::size_t n = 0, m = 0;
+    int k = 0;
+} seen;
+
+extern "C" void record_call(const float *A, const float *B, float *C, std::size_t n, std::size_t m, int k) {
+    seen = {A, B, C, n, m, k};
+}
+
+} // namespace
+
+TEST_CASE("an entry point of any parameter list gets the call's pointers and the case's dims") {
+    const auto plan = parse_entry_plan("record_call:A,B,C,2/size_t,0/size_t,1/int");
+    REQUIRE(plan);
+    EntryCall call(reinterpret_cast<void *>(&record_call), *plan);
+    float a = 0, b = 0, c = 0;
+    CHECK(call(&a, &b, &c, {7, -3, 5000000000LL}) == "");
+    CHECK(seen.A == &a);
+    CHECK(seen.B == &b);
+    CHECK(seen.C == &c);
+    CHECK(seen.n == 5000000000ULL);
+    CHECK(seen.m == 7);
+    CHECK(seen.k == -3);
+    CHECK(call(&a, &b, &c, {1}) == "the call has no dim 2");
+}

@@ -1,0 +1,146 @@
+// The family's problems as data: a descriptor read and refused, a case read in its problem's
+// dims, the entry point read from a source, and every shipped problem consistent with its
+// starter and its solution.
+#include "channel/entry_plan.hpp"
+#include "common/text.hpp"
+#include "test_support.hpp"
+#include "testcases/entry_signature.hpp"
+#include "testcases/problem.hpp"
+#include "testcases/problem_catalog.hpp"
+#include "testcases/testcase.hpp"
+
+#include <doctest/doctest.h>
+#include <filesystem>
+
+using namespace gemm;
+using gemm::test::contains;
+using gemm::test::TempFolder;
+
+namespace {
+
+const std::string problem_source_dir = GEMM_SOURCE_DIR;
+
+const char *matmul_3d = R"({
+  "name": "tensara/matmul-3d", "site": "Tensara", "title": "3D", "entry": "solution",
+  "parameters": [{"name": "A", "type": "const float *"}, {"name": "B", "type": "const float *"},
+                 {"name": "C", "type": "float *"}, {"name": "n", "type": "size_t"},
+                 {"name": "m", "type": "size_t"}, {"name": "k", "type": "size_t"},
+                 {"name": "l", "type": "size_t"}],
+  "roles": {"A": "A", "B": "B", "C": "C"}, "dims": ["n", "m", "k", "l"],
+  "gemm": {"M": "n*m", "N": "k", "K": "l"}, "baseline": "cublasSgemm"})";
+
+std::string refusal(const std::string &text) {
+    try {
+        parse_problem(text, "p/problem.json");
+    } catch (const ProblemError &e) {
+        return e.what();
+    }
+    return "";
+}
+
+std::string with(const std::string &from, const std::string &to) {
+    std::string text = matmul_3d;
+    const auto at = text.find(from);
+    REQUIRE(at != std::string::npos);
+    return text.replace(at, from.size(), to);
+}
+
+} // namespace
+
+TEST_CASE("a problem's dims make the product it judges: n·m rows of A for a 3-D tensor times a matrix") {
+    const auto p = parse_problem(matmul_3d, "p/problem.json");
+    CHECK(p.gemm_shape({16, 1024, 2048, 768}) == std::array<long long, 3>{16384, 2048, 768});
+    CHECK(p.not_yet_judged().empty());
+    CHECK_FALSE(p.is_default);
+    CHECK(
+        p.signature() ==
+        "extern \"C\" void solution(const float *A, const float *B, float *C, size_t n, size_t m, size_t k, size_t l)");
+    CHECK(entry_plan_text(entry_plan_of(p)) == "solution:A,B,C,0/size_t,1/size_t,2/size_t,3/size_t");
+    CHECK(entry_plan_text(entry_plan_of(default_problem())) == "solve:A,B,C,0/int,1/int,2/int");
+    const auto plan = parse_entry_plan("solution:A,B,C,0/size_t,3/int");
+    REQUIRE(plan);
+    CHECK(entry_plan_text(*plan) == "solution:A,B,C,0/size_t,3/int");
+    CHECK_FALSE(parse_entry_plan("solution:A,B,X"));
+    CHECK_FALSE(parse_entry_plan("A,B,C"));
+}
+
+TEST_CASE("a descriptor that is not one is refused naming its file and the key, with the nearest name") {
+    CHECK(contains(refusal("{"), "p/problem.json:0: is not JSON"));
+    CHECK(contains(refusal(with("\"site\"", "\"sites\"")), "unknown key \"sites\"; did you mean \"site\"?"));
+    CHECK(contains(refusal(with("\"size_t\"", "\"size\"")),
+                   "parameter n: unknown type \"size\"; did you mean \"size_t\"?"));
+    CHECK(contains(refusal(with("\"n*m\"", "\"n*q\"")), "gemm M: q is not one of the dims"));
+    CHECK(contains(refusal(with("{\"name\": \"n\"", "{\"name\": \"x\", \"type\": \"int\"}, {\"name\": \"n\"")),
+                   "parameter x is neither a dim nor in a role"));
+    CHECK(contains(refusal(with("\"C\": \"C\"}", "\"C\": \"D\"}")), "role C names no parameter"));
+}
+
+TEST_CASE("what a problem needs beyond an FP32 product is named, never judged as one") {
+    const auto fp16 = parse_problem(with("\"baseline\"", "\"dtype\": {\"A\": \"fp16\", \"accumulate\": \"fp32\"}, "
+                                                         "\"epilogue\": [{\"op\": \"relu\"}], \"baseline\""),
+                                    "p/problem.json");
+    const auto missing = fp16.not_yet_judged();
+    REQUIRE(missing.size() == 2);
+    CHECK(missing[0] == "fp16 in, fp32 accumulate, fp16 out operands");
+    CHECK(missing[1] == "an epilogue (relu)");
+}
+
+TEST_CASE("a case of another problem gives its shape in that problem's dims; the suite above never reads it") {
+    TempFolder folder;
+    folder.write("suite/sample/01.case", "shape 2 3 4\ndata uniform -1 1\nseed 1\n");
+    folder.write("suite/tensara/matmul-3d/problem.json", matmul_3d);
+    folder.write("suite/tensara/matmul-3d/sample/01.case", "shape 2 3 4 5\ndata uniform -1 1\nseed 2\n");
+    folder.write("suite/tensara/matmul-3d/sample/02.case", "shape 2 3 4\ndata uniform -1 1\nseed 3\n");
+    const auto seed = load_suite_leniently(folder.at("suite"));
+    CHECK(seed.problems.empty());
+    REQUIRE(seed.cases.size() == 1);
+    const auto other = load_suite_leniently(folder.at("suite/tensara/matmul-3d"));
+    REQUIRE(other.cases.size() == 1);
+    CHECK(other.cases[0].M == 6);
+    CHECK(other.cases[0].N == 4);
+    CHECK(other.cases[0].K == 5);
+    CHECK(other.cases[0].dims == std::vector<long long>{2, 3, 4, 5});
+    REQUIRE(other.problems.size() == 1);
+    CHECK(contains(other.problems[0], "02.case:1: expected `shape n m k l`"));
+    const auto problems = problems_below(folder.at("suite"));
+    REQUIRE(problems.size() == 2);
+    CHECK(problems[1].name == "tensara/matmul-3d");
+    CHECK(problem_folder(folder.at("suite"), "tensara/matmul-3d") == folder.at("suite/tensara/matmul-3d"));
+    CHECK_FALSE(problem_folder(folder.at("suite"), "tensara/../x"));
+}
+
+TEST_CASE("the entry point is read from the source whatever its spacing, names and comments") {
+    const auto found = extern_c_functions("// extern \"C\" void solve(int) {}\n"
+                                          "__global__ void k(float *x) {}\n"
+                                          "extern \"C\"   void solution(const float* __restrict__ input_a,\n"
+                                          "    const float *input_b, float*output_c, std::size_t m, size_t k) {\n}\n"
+                                          "extern \"C\" void solve(const float *const A, int) { }\n");
+    REQUIRE(found.size() == 2);
+    CHECK(found[0].name == "solution");
+    CHECK(found[0].types == std::vector<std::string>{"const float *", "const float *", "float *", "size_t", "size_t"});
+    CHECK(found[1].types == std::vector<std::string>{"const float *", "int"});
+    CHECK(normalised_type("const  half * x") == "const half *");
+    CHECK(normalised_type("__half *y") == "half *");
+    CHECK(normalised_type("int") == "int");
+}
+
+TEST_CASE("every shipped problem loads, its starter answers its entry point, and a judged one has a solution") {
+    const auto problems = problems_below(problem_source_dir + "/testcases");
+    CHECK(problems.size() >= 35);
+    CHECK(problems.front().is_default);
+    for (const auto &p : problems) {
+        CAPTURE(p.name);
+        const auto starter = read_text_file(p.folder + "/starter.cu");
+        if (!p.is_default) {
+            REQUIRE(starter);
+            CHECK(answers(extern_c_functions(*starter), p));
+            CHECK(std::filesystem::exists(p.folder + "/statement.md"));
+            const auto solution = problem_source_dir + "/solutions/problems/" + p.name + ".cu";
+            REQUIRE(std::filesystem::exists(solution));
+            CHECK(answers(extern_c_functions(*read_text_file(solution)), p));
+            const auto suite = load_suite_leniently(p.folder);
+            CHECK(suite.problems.empty());
+            CHECK(suite.cases.size() >= 3);
+        }
+    }
+}
