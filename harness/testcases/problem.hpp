@@ -37,9 +37,9 @@ struct ProblemDescriptor {
     std::vector<std::string> dims;            // the case's `shape` values, in order
     // M, N (inner), K of the product, each a product of dims (empty: 1).
     std::array<std::vector<std::string>, 3> gemm;
-    std::string baseline; // the cuBLAS routine timed beside the solution
-    nlohmann::json rest;  // the keys this judge does not act on yet, kept for listing
-    std::string folder;   // where problem.json is; its cases are below it
+    std::string baseline;                           // the cuBLAS routine timed beside the solution
+    nlohmann::json rest = nlohmann::json::object(); // the keys this judge does not act on yet
+    std::string folder;                             // where problem.json is; its cases are below it
     bool is_default = false;
 
     // "extern "C" void solution(const float *A, …, size_t n)"

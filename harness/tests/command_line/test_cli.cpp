@@ -421,7 +421,7 @@ TEST_CASE("./judge help with an unknown command is exit 64 naming it and listing
     CHECK(std::get<int>(p.result) == 64);
     CHECK(p.out.empty());
     CHECK(p.err == "judge: unknown command 'nosuch'; the commands are case, cache, rank, compare, history, "
-                   "leaderboard, batch, serve or help\nRun './judge --help' for the options and commands.\n");
+                   "leaderboard, problems, batch, serve or help\nRun './judge --help' for the options and commands.\n");
     CHECK(parse({"help", "case", "nwe"}).err ==
           "judge: case: unknown command 'nwe'; did you mean 'new'?\nRun './judge help case' for its options.\n");
 }
@@ -443,7 +443,8 @@ TEST_CASE("every usage error is judge: and what is wrong on stderr, then where t
         {{"rnak", solution}, "judge: unknown command 'rnak'; did you mean 'rank'?"},
         {{"comapre", "a.cu", "b.cu"}, "judge: unknown command 'comapre'; did you mean 'compare'?"},
         {{"frobnicate"},
-         "judge: 'frobnicate' is neither a command (case, cache, rank, compare, history, leaderboard, batch, serve or "
+         "judge: 'frobnicate' is neither a command (case, cache, rank, compare, history, leaderboard, problems, batch, "
+         "serve or "
          "help) "
          "nor "
          "a .cu solution"},

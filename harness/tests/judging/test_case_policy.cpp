@@ -80,8 +80,12 @@ TEST_CASE("each category's row decides its policy, and the suite's folders are e
     }
     CHECK(default_category_names() == std::vector<std::string>{"sample", "secret", "perf"});
     std::vector<std::string> folders;
+    // The sites' folders hold other problems' suites (docs/problems.md), not categories.
+    const std::vector<std::string> sites{"kernelbench", "leetgpu", "tensara"};
     for (const auto &entry : std::filesystem::directory_iterator(GEMM_SOURCE_DIR "/testcases"))
-        if (entry.is_directory()) folders.push_back(entry.path().filename().string());
+        if (entry.is_directory() &&
+            std::find(sites.begin(), sites.end(), entry.path().filename().string()) == sites.end())
+            folders.push_back(entry.path().filename().string());
     std::sort(folders.begin(), folders.end());
     auto names = category_names();
     std::sort(names.begin(), names.end());

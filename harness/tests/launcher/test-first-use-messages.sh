@@ -45,7 +45,7 @@ install_dependencies() { # the arguments: what scripts/test adds
     )
 }
 all_packages="libcli11-dev doctest-dev nlohmann-json3-dev libxxhash-dev libsqlite3-dev libfmt-dev libutf8proc-dev"
-all_packages+=" libpugixml-dev libseccomp-dev libcpp-httplib-dev libjs-codemirror"
+all_packages+=" libpugixml-dev libseccomp-dev libffi-dev libcpp-httplib-dev libjs-codemirror"
 install_dependencies 2>"$work/install.err" || fail "the install failed: $(cat "$work/install.err")"
 [ "$(lines "$work/install.err")" = 1 ] || fail "the install printed more than one line: $(cat "$work/install.err")"
 expect_output "$work/install.err" "judge: installing $all_packages (first use; apt-get --no-install-recommends)"

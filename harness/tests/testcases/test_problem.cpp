@@ -85,7 +85,7 @@ TEST_CASE("what a problem needs beyond an FP32 product is named, never judged as
     CHECK(missing[1] == "an epilogue (relu)");
 }
 
-TEST_CASE("a case of another problem gives its shape in that problem's dims; the suite above never reads it") {
+TEST_CASE("a case of another problem gives its shape in that problem's dims, and the suite above never reads it") {
     TempFolder folder;
     folder.write("suite/sample/01.case", "shape 2 3 4\ndata uniform -1 1\nseed 1\n");
     folder.write("suite/tensara/matmul-3d/problem.json", matmul_3d);
