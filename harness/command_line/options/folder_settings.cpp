@@ -43,9 +43,16 @@ FolderSettings folder_settings(const std::string &solution_path) {
         std::istringstream words(line);
         std::string key, dir;
         if (!(words >> key)) continue;
-        if (key != "include") fail("unknown setting `" + key + "` (expected `include DIR`)");
+        if (key != "include" && key != "problem")
+            fail("unknown setting `" + key + "` (expected `include DIR` or `problem NAME`)");
         std::getline(words >> std::ws, dir); // the rest of the line: a folder may hold spaces
         dir.erase(dir.find_last_not_of(" \t\r") + 1);
+        if (key == "problem") {
+            if (dir.empty() || dir.find_first_of(" \t") != std::string::npos) fail("expected `problem NAME`");
+            if (!settings.problem.empty()) fail("`problem` appears twice");
+            settings.problem = dir;
+            continue;
+        }
         if (dir.empty()) fail("expected `include DIR`");
         const fs::path resolved = resolved_folder(dir, folder);
         if (!fs::is_directory(resolved, ec)) fail("include folder " + resolved.string() + " does not exist");

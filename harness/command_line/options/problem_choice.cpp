@@ -1,4 +1,5 @@
 #include "command_line/options/problem_choice.hpp"
+#include "command_line/options/folder_settings.hpp"
 #include "common/errors.hpp"
 #include "common/nearest_name.hpp"
 #include "common/text.hpp"
@@ -36,14 +37,18 @@ void refuse_generated_cases(const JudgeOptions &options, const ProblemDescriptor
 
 void choose_problem(JudgeOptions &options, const std::string &checkout_testcases) {
     std::string &suite = options.selection.testcases_dir;
-    const std::string &name = options.selection.problem;
+    // --problem, else the solution's folder's gemm-judge.conf.
+    const std::string name = !options.selection.problem.empty() || options.solution.empty()
+                                 ? options.selection.problem
+                                 : folder_settings(options.solution).problem;
     if (!name.empty()) {
         const auto folder = problem_folder(checkout_testcases, name);
         if (!folder) {
             std::vector<std::string> names;
             for (const auto &p : problems_below(checkout_testcases)) names.push_back(p.name);
             const auto near = nearest_name(name, names);
-            throw UsageError("--problem " + name + ": no problem has this name; " +
+            throw UsageError((options.selection.problem.empty() ? "problem " : "--problem ") + name +
+                             ": no problem has this name; " +
                              (near ? "did you mean " + *near + "?" : "./judge problems lists them"));
         }
         if (suite == checkout_testcases) suite = *folder;

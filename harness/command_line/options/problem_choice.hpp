@@ -1,6 +1,7 @@
 // Which problem a run judges, decided here once for every command that judges: the problem
 // is its suite's (testcases/<site>/<slug>/problem.json, docs/problems.md), so choosing one
-// is choosing the suite folder. --problem NAME names it; else a --testcases folder says it;
+// is choosing the suite folder. --problem NAME names it, or `problem NAME` in the solution's
+// folder's gemm-judge.conf; else a --testcases folder says it;
 // else the solution's extern "C" entry point, read from its source, picks the one problem it
 // answers; else the default problem, as before there were others.
 #pragma once

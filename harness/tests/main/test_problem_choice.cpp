@@ -92,3 +92,20 @@ TEST_CASE("a solution's entry point picks its problem: Tensara's is compiled and
     const auto report = nlohmann::json::parse(gemm::test::bytes_of(folder.at("seed.json")));
     CHECK(report["problem"] == "leetgpu/2-matrix-multiplication");
 }
+
+TEST_CASE("a folder's gemm-judge.conf names its solutions' problem, and a bad name or line is refused") {
+    TempFolder folder;
+    const auto solution = folder.write("sols/x.cu", gemm::test::bytes_of(family_source_dir + "/solutions/tiled.cu"));
+    folder.write("sols/gemm-judge.conf", "problem tensara/matmul-3d  # Tensara's 3-D product\n");
+    const auto list = judge_with({solution, "--list"});
+    CHECK(list.exit_code == 0);
+    CHECK(contains(list.output, "sample/03-two-slices"));
+    folder.write("sols/gemm-judge.conf", "problem tensara/matmul-3e\n");
+    const auto typo = judge_with({solution, "--list"});
+    CHECK(typo.exit_code == 64);
+    CHECK(contains(unwrapped(typo.output), "problem tensara/matmul-3e: no problem has this name; did you mean"));
+    folder.write("sols/gemm-judge.conf", "problem a b\n");
+    const auto bad = judge_with({solution, "--list"});
+    CHECK(bad.exit_code == 7);
+    CHECK(contains(unwrapped(bad.output), "gemm-judge.conf:1: expected `problem NAME`"));
+}
