@@ -77,6 +77,8 @@ void to_json(json &j, const TestCase &tc) {
              {"low", tc.generator.low},
              {"high", tc.generator.high},
              {"density", tc.generator.density},
+             {"structure_a", static_cast<int>(tc.generator.structure_a)},
+             {"structure_b", static_cast<int>(tc.generator.structure_b)},
              {"seed", tc.generator.seed},
              {"explicit", tc.has_explicit_data},
              {"time_limit_s", tc.time_limit_s},
@@ -97,6 +99,12 @@ void from_json(const json &j, TestCase &tc) {
     j.at("K").get_to(tc.K);
     tc.generator.distribution = distribution_from_name(j.at("distribution").get<std::string>());
     j.at("density").get_to(tc.generator.density);
+    for (auto [key, into] :
+         {std::pair{"structure_a", &tc.generator.structure_a}, {"structure_b", &tc.generator.structure_b}}) {
+        const int value = j.value(key, 0);
+        if (value < 0 || value > static_cast<int>(Structure::Symmetric)) throw std::invalid_argument("bad structure");
+        *into = static_cast<Structure>(value);
+    }
     j.at("low").get_to(tc.generator.low);
     j.at("high").get_to(tc.generator.high);
     j.at("seed").get_to(tc.generator.seed);

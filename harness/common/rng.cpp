@@ -108,7 +108,16 @@ std::vector<float> generate_matrix(const GeneratorSpec &spec, int input_set, Mat
     for (int begin = 0; begin < rows; begin += rows_per_thread)
         workers.emplace_back(fill_rows, begin, std::min(rows, begin + rows_per_thread));
     for (auto &w : workers) w.join();
-    return values;
+    const Structure structure = matrix == MatrixId::A ? spec.structure_a : spec.structure_b;
+    if (structure == Structure::General) return values;
+    std::vector<float> structured(values.size());
+    for (int r = 0; r < rows; ++r)
+        for (int c = 0; c < cols; ++c) {
+            int from_row = r, from_col = c;
+            structured[r * width + c] =
+                structured_source(structure, from_row, from_col) ? values[from_row * width + from_col] : 0.0f;
+        }
+    return structured;
 }
 
 } // namespace gemm

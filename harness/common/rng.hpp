@@ -43,12 +43,32 @@ enum class Distribution { Uniform, Integers, Normal, Mixed, Sparse };
 const char *distribution_name(Distribution d);
 Distribution distribution_from_name(const std::string &name); // throws std::invalid_argument
 
+// The shape of an operand's values a problem asks for (docs/problems.md, `structure`): a
+// triangle keeps its exact zeros off the diagonal's side, a symmetric matrix takes the value
+// above the diagonal for the one below it. Applied after the distribution, the same way on
+// the CPU and on the GPU.
+enum class Structure { General, Lower, Upper, Symmetric };
+
+// Where element (row, col) of a structured matrix comes from: false for an exact zero, else
+// the element whose generated value it takes (itself, or its mirror above the diagonal).
+GEMM_HOST_DEVICE inline bool structured_source(Structure s, int &row, int &col) {
+    if (s == Structure::Lower) return col <= row;
+    if (s == Structure::Upper) return col >= row;
+    if (s == Structure::Symmetric && row > col) {
+        const int r = row;
+        row = col;
+        col = r;
+    }
+    return true;
+}
+
 struct GeneratorSpec {
     Distribution distribution = Distribution::Uniform;
     double low = -1.0; // uniform and integers
     double high = 1.0;
     std::uint64_t seed = 1;
     double density = 1.0; // sparse: the fraction of elements drawn non-zero
+    Structure structure_a = Structure::General, structure_b = Structure::General;
 };
 
 // The largest |value| a distribution can produce, for the overflow check.

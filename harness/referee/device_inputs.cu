@@ -14,6 +14,7 @@ struct DeviceSpec {
     std::uint64_t first_element;               // the state before the first element's draws
     std::uint64_t draws;                       // per element
     int rows, cols;
+    Structure structure;
 };
 
 __device__ std::uint64_t draw(std::uint64_t state_before, std::uint64_t k) {
@@ -60,8 +61,13 @@ __device__ float element_value(const DeviceSpec &s, std::size_t element, int row
 __global__ void generate(DeviceSpec s, float *values) {
     const std::size_t count = static_cast<std::size_t>(s.rows) * s.cols;
     for (std::size_t e = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x; e < count;
-         e += std::size_t(gridDim.x) * blockDim.x)
-        values[e] = element_value(s, e, static_cast<int>(e / s.cols), static_cast<int>(e % s.cols));
+         e += std::size_t(gridDim.x) * blockDim.x) {
+        int row = static_cast<int>(e / s.cols), col = static_cast<int>(e % s.cols);
+        // A structured matrix's element is a zero or the generated value of its source.
+        values[e] = structured_source(s.structure, row, col)
+                        ? element_value(s, static_cast<std::size_t>(row) * s.cols + col, row, col)
+                        : 0.0f;
+    }
 }
 
 } // namespace
@@ -81,6 +87,7 @@ void generate_on_device(const GeneratorSpec &spec, int input_set, MatrixId matri
     s.draws = static_cast<std::uint64_t>(draws_per_element(spec.distribution));
     s.rows = rows;
     s.cols = cols;
+    s.structure = matrix == MatrixId::A ? spec.structure_a : spec.structure_b;
     const std::size_t count = static_cast<std::size_t>(rows) * cols;
     const int threads = 256;
     const std::size_t blocks = std::min<std::size_t>((count + threads - 1) / threads, 65536);

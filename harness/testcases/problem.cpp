@@ -136,7 +136,13 @@ std::vector<std::string> ProblemDescriptor::not_yet_judged() const {
     }
     if (rest.contains("batch")) missing.push_back("batches with their own strides");
     if (rest.contains("scaling") || rest.value("c_read", false)) missing.push_back("alpha and beta");
-    if (rest.contains("epilogue")) {
+    // A triangle kept of the product of two such triangles is the product itself.
+    const bool triangle_of_triangles =
+        rest.contains("epilogue") && rest.at("epilogue").size() == 1 &&
+        rest.at("epilogue")[0].value("op", "") == "triangle" && rest.contains("structure") &&
+        rest.at("structure").value("A", "") == rest.at("epilogue")[0].value("keep", "?") &&
+        rest.at("structure").value("B", "") == rest.at("epilogue")[0].value("keep", "?");
+    if (rest.contains("epilogue") && !triangle_of_triangles) {
         std::string ops;
         for (const auto &step : rest.at("epilogue")) ops += (ops.empty() ? "" : ", ") + step.value("op", "?");
         missing.push_back("an epilogue (" + ops + ")");
@@ -144,7 +150,8 @@ std::vector<std::string> ProblemDescriptor::not_yet_judged() const {
     if (rest.contains("quantization")) missing.push_back("int8 quantization");
     if (rest.contains("structure"))
         for (const auto &[operand, kind] : rest.at("structure").items())
-            if (kind.is_string() && kind != "general") missing.push_back(kind.get<std::string>() + " " + operand);
+            if (kind.is_string() && !structure_of(kind.get<std::string>()))
+                missing.push_back(kind.get<std::string>() + " " + operand);
     for (const auto &[role, parameter] : roles)
         if (role != "A" && role != "B" && role != "C") missing.push_back("a parameter in the role " + role);
     return missing;
@@ -158,6 +165,19 @@ std::array<long long, 3> ProblemDescriptor::gemm_shape(const std::vector<long lo
             shape[axis] *= values.at(static_cast<std::size_t>(at));
         }
     return shape;
+}
+
+std::optional<Structure> structure_of(const std::string &name) {
+    if (name == "general") return Structure::General;
+    if (name == "lower") return Structure::Lower;
+    if (name == "upper") return Structure::Upper;
+    if (name == "symmetric") return Structure::Symmetric;
+    return std::nullopt;
+}
+
+Structure ProblemDescriptor::structure(const char *operand) const {
+    if (!rest.contains("structure") || !rest.at("structure").is_object()) return Structure::General;
+    return structure_of(rest.at("structure").value(operand, "general")).value_or(Structure::General);
 }
 
 const ProblemDescriptor &default_problem() {

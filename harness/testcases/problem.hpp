@@ -7,10 +7,13 @@
 // judged as something else.
 #pragma once
 
+#include "common/rng.hpp"
+
 #include <nlohmann/json.hpp>
 
 #include <array>
 #include <map>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -49,9 +52,14 @@ struct ProblemDescriptor {
     // What this judge cannot judge of it yet ("fp16 operands", "an epilogue: bias, relu"); empty
     // when it judges it as the product of FP32 A and B.
     std::vector<std::string> not_yet_judged() const;
+    // How the generator shapes operand "A" or "B" (General where the judge has no such shape).
+    Structure structure(const char *operand) const;
     // The case's dims → M, N, K of the product.
     std::array<long long, 3> gemm_shape(const std::vector<long long> &dims) const;
 };
+
+// "lower" → Lower; nothing for a structure the generator does not make (diagonal, masked).
+std::optional<Structure> structure_of(const std::string &name);
 
 // `file:0: why` (escaped), for a descriptor that is not one.
 struct ProblemError : std::runtime_error {

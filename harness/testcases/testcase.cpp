@@ -259,6 +259,11 @@ void Parser::parse_shape(const std::vector<std::string> &t, TestCase &tc) {
     tc.M = static_cast<int>(shape[0]);
     tc.N = static_cast<int>(shape[1]);
     tc.K = static_cast<int>(shape[2]);
+    tc.generator.structure_a = problem_.structure("A");
+    tc.generator.structure_b = problem_.structure("B");
+    if ((tc.generator.structure_a == Structure::Symmetric && tc.M != tc.N) ||
+        (tc.generator.structure_b == Structure::Symmetric && tc.N != tc.K))
+        fail("a symmetric operand must be square");
 }
 
 TestCase Parser::parse(const std::string &name) {

@@ -202,3 +202,22 @@ TEST_CASE("the largest magnitude of each distribution bounds its values") {
         CHECK(std::any_of(v.begin(), v.end(), [](float x) { return x != 0; }));
     }
 }
+
+TEST_CASE("a structured operand keeps its triangle's zeros exact, or mirrors the values above its diagonal") {
+    GeneratorSpec spec;
+    spec.seed = 17;
+    const int n = 9;
+    const auto general = generate_matrix(spec, checked_input_set, MatrixId::A, n, n);
+    for (const Structure structure : {Structure::Lower, Structure::Upper, Structure::Symmetric}) {
+        spec.structure_a = structure;
+        const auto a = generate_matrix(spec, checked_input_set, MatrixId::A, n, n);
+        for (int r = 0; r < n; ++r)
+            for (int c = 0; c < n; ++c) {
+                CAPTURE(static_cast<int>(structure));
+                const float value = a[r * n + c], own = general[r * n + c];
+                if (structure == Structure::Lower) CHECK(value == (c <= r ? own : 0.0f));
+                if (structure == Structure::Upper) CHECK(value == (c >= r ? own : 0.0f));
+                if (structure == Structure::Symmetric) CHECK(value == general[std::min(r, c) * n + std::max(r, c)]);
+            }
+    }
+}

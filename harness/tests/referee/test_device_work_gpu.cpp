@@ -73,6 +73,25 @@ TEST_CASE("the GPU generator gives the CPU generator's numbers bit for bit") {
             }
 }
 
+TEST_CASE("the GPU generator gives the CPU generator's structured matrices bit for bit: triangles and symmetric") {
+    if (skip_without_gpu()) return;
+    for (const Structure structure : {Structure::Lower, Structure::Upper, Structure::Symmetric})
+        for (const Distribution distribution : {Distribution::Uniform, Distribution::Mixed})
+            for (const int n : {1, 7, 130}) {
+                GeneratorSpec spec;
+                spec.distribution = distribution;
+                spec.structure_a = structure;
+                spec.seed = 99 + n;
+                const auto cpu = generate_matrix(spec, timed_input_set, MatrixId::A, n, n);
+                DeviceArray<float> gpu(cpu.size());
+                generate_on_device(spec, timed_input_set, MatrixId::A, n, n, gpu.data());
+                const auto back = from_device(gpu);
+                CAPTURE(static_cast<int>(structure));
+                CAPTURE(n);
+                CHECK(std::memcmp(back.data(), cpu.data(), cpu.size() * sizeof(float)) == 0);
+            }
+}
+
 TEST_CASE("the GPU output check gives the CPU check's figures") {
     if (skip_without_gpu()) return;
     const int M = 67, N = 129, K = 45;
