@@ -7,6 +7,7 @@
 
 #include <ffi.h>
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -28,6 +29,12 @@ class EntryCall {
     EntryPlan plan_;
     std::vector<ffi_type *> types_;
     ffi_cif cif_{};
+    // Each argument's value in its own slot, made once: a call (inside the referee's stamps)
+    // only fills them in.
+    std::vector<const void *> pointers_;
+    std::vector<std::int32_t> ints_;
+    std::vector<std::uint64_t> sizes_;
+    std::vector<void *> values_;
 };
 
 } // namespace gemm

@@ -1,5 +1,7 @@
 #include "testcases/problem_catalog.hpp"
 
+#include "common/nearest_name.hpp"
+
 #include <algorithm>
 #include <filesystem>
 
@@ -30,6 +32,14 @@ std::optional<std::string> problem_folder(const std::string &testcases_root, con
         load_problem((folder / "problem.json").string()).name == name)
         return folder.string();
     return std::nullopt;
+}
+
+std::string unknown_problem(const std::string &testcases_root, const std::string &name) {
+    std::vector<std::string> names;
+    for (const auto &p : problems_below(testcases_root)) names.push_back(p.name);
+    const auto near = nearest_name(name, names);
+    return name + ": no problem has this name; " +
+           (near ? "did you mean " + *near + "?" : "./judge problems lists them");
 }
 
 } // namespace gemm

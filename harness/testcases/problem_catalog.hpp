@@ -18,4 +18,7 @@ std::vector<ProblemDescriptor> problems_below(const std::string &testcases_root)
 // default problem); nothing when none has that name.
 std::optional<std::string> problem_folder(const std::string &testcases_root, const std::string &name);
 
+// "NAME: no problem has this name; did you mean …?" for a name problem_folder does not know.
+std::string unknown_problem(const std::string &testcases_root, const std::string &name);
+
 } // namespace gemm

@@ -1,6 +1,5 @@
 #include "command_line/modes/problems_mode.hpp"
 #include "common/errors.hpp"
-#include "common/nearest_name.hpp"
 #include "common/terminal_text.hpp"
 #include "common/text.hpp"
 #include "testcases/problem_catalog.hpp"
@@ -42,13 +41,7 @@ int list_problems(const std::string &testcases_root) {
 
 int show_problem(const std::string &testcases_root, const std::string &name) {
     const auto folder = problem_folder(testcases_root, name);
-    if (!folder) {
-        std::vector<std::string> names;
-        for (const auto &p : problems_below(testcases_root)) names.push_back(p.name);
-        const auto near = nearest_name(name, names);
-        throw UsageError("problems " + name + ": no problem has this name" +
-                         (near ? "; did you mean " + *near + "?" : ""));
-    }
+    if (!folder) throw UsageError("problems " + unknown_problem(testcases_root, name));
     const ProblemDescriptor &p = suite_problem(*folder);
     std::cout << wrap_to_width(p.name + ": " + p.title + " (" + p.site + ")", console_width, 2) << "\n";
     if (!p.url.empty()) std::cout << wrap_to_width(p.url, console_width) << "\n";

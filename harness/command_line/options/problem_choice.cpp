@@ -1,28 +1,23 @@
 #include "command_line/options/problem_choice.hpp"
 #include "command_line/options/folder_settings.hpp"
 #include "common/errors.hpp"
-#include "common/nearest_name.hpp"
 #include "common/text.hpp"
 #include "testcases/entry_signature.hpp"
 #include "testcases/problem_catalog.hpp"
 
 #include <filesystem>
+#include <fmt/format.h>
+#include <fmt/ranges.h>
 
 namespace gemm {
 
 namespace {
 
-std::string joined(const std::vector<std::string> &items, const std::string &separator) {
-    std::string text;
-    for (const auto &item : items) text += (text.empty() ? "" : separator) + item;
-    return text;
-}
-
 void refuse_unjudged(const ProblemDescriptor &problem) {
     const auto missing = problem.not_yet_judged();
     if (!missing.empty())
         throw UsageError("problem " + problem.name + " is listed but not yet judged: this judge lacks " +
-                         joined(missing, ", ") + " (docs/problems.md)");
+                         fmt::format("{}", fmt::join(missing, ", ")) + " (docs/problems.md)");
 }
 
 // A case made on the command line is written in the default problem's M, N, K.
@@ -43,14 +38,9 @@ void choose_problem(JudgeOptions &options, const std::string &checkout_testcases
                                  : folder_settings(options.solution).problem;
     if (!name.empty()) {
         const auto folder = problem_folder(checkout_testcases, name);
-        if (!folder) {
-            std::vector<std::string> names;
-            for (const auto &p : problems_below(checkout_testcases)) names.push_back(p.name);
-            const auto near = nearest_name(name, names);
-            throw UsageError((options.selection.problem.empty() ? "problem " : "--problem ") + name +
-                             ": no problem has this name; " +
-                             (near ? "did you mean " + *near + "?" : "./judge problems lists them"));
-        }
+        if (!folder)
+            throw UsageError((options.selection.problem.empty() ? "problem " : "--problem ") +
+                             unknown_problem(checkout_testcases, name));
         if (suite == checkout_testcases) suite = *folder;
     } else if (suite == checkout_testcases && !options.solution.empty()) {
         // The entry point read from the source: the default problem when it answers it (a
@@ -66,7 +56,8 @@ void choose_problem(JudgeOptions &options, const std::string &checkout_testcases
                 std::vector<std::string> names;
                 for (const auto *p : answered) names.push_back(p->name);
                 throw UsageError(options.solution + "'s entry point answers " + std::to_string(names.size()) +
-                                 " problems: " + joined(names, ", ") + "; name one with --problem");
+                                 " problems: " + fmt::format("{}", fmt::join(names, ", ")) +
+                                 "; name one with --problem");
             }
             suite = answered.front()->folder;
         }
