@@ -264,8 +264,9 @@ TEST_CASE("two report options naming the same file conflict") {
         CAPTURE(p.err);
         REQUIRE(std::holds_alternative<int>(p.result));
         CHECK(std::get<int>(p.result) == 64);
-        CHECK(contains(p.err, "name the same file"));
-        CHECK(contains(p.err, "conflicting options"));
+        // A long temporary path wraps the message: its words are read unwrapped.
+        CHECK(contains(gemm::test::unwrapped(p.err), "name the same file"));
+        CHECK(contains(gemm::test::unwrapped(p.err), "conflicting options"));
     }
     CHECK(std::holds_alternative<JudgeOptions>(
         parse({solution, "--json", folder.at("a.json"), "--junit", folder.at("a.xml")}).result));

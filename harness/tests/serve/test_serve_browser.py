@@ -39,6 +39,7 @@ try:
     from selenium.webdriver.chrome.service import Service
     from selenium.webdriver.common.by import By
     from selenium.webdriver.support.ui import WebDriverWait
+    from selenium.common.exceptions import TimeoutException
 except ImportError:
     # Debian's python3-selenium is the system Python's: another python3 first in PATH lacks it.
     if os.path.exists("/usr/bin/python3") and os.path.realpath(sys.executable) != os.path.realpath("/usr/bin/python3"):
@@ -217,6 +218,11 @@ def browser_checks(base, token, driver):
     driver.get(f"{base}/?token={token}")
     WebDriverWait(driver, 20).until(lambda d: d.find_elements(By.CSS_SELECTOR, ".CodeMirror"))
     check(driver.current_url.rstrip("/") == base, "the token becomes a cookie and leaves the address bar")
+    # The solution's text arrives by its own request after the editor is made: wait for it.
+    try:
+        WebDriverWait(driver, 10).until(lambda d: d.find_elements(By.CSS_SELECTOR, ".cm-keyword"))
+    except TimeoutException:
+        pass
     check(driver.find_elements(By.CSS_SELECTOR, ".cm-keyword"), "the editor highlights the naive solution")
     no_gpu_checks(driver)
 
