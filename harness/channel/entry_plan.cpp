@@ -1,6 +1,7 @@
 #include "channel/entry_plan.hpp"
 
 #include <algorithm>
+#include <cctype>
 
 namespace gemm {
 
@@ -12,6 +13,23 @@ struct TypeText {
 };
 
 constexpr TypeText dim_types[] = {{ParameterType::Int, "int"}, {ParameterType::SizeT, "size_t"}};
+constexpr TypeText scalar_types[] = {
+    {ParameterType::Int, "int"}, {ParameterType::SizeT, "size_t"}, {ParameterType::Float, "float"}};
+
+// The scalars the referee sets on every call (CallOrder::scalars); the others would come from
+// the case and need the referee to know their meaning first.
+bool runner_can_pass(const std::string &role) { return role == "nnz"; }
+
+const TypeText *type_named(const TypeText *begin, const TypeText *end, const std::string &text) {
+    const auto found = std::find_if(begin, end, [&](const TypeText &t) { return text == t.text; });
+    return found == end ? nullptr : found;
+}
+
+const char *type_text(ParameterType type) {
+    for (const auto &t : scalar_types)
+        if (t.type == type) return t.text;
+    return "int";
+}
 
 std::vector<std::string> split(const std::string &text, char separator) {
     std::vector<std::string> parts;
@@ -41,7 +59,12 @@ EntryPlan entry_plan_of(const ProblemDescriptor &problem) {
         } else if (parameter.name == problem.roles.at("C")) {
             argument.source = EntryArgument::Source::C;
         } else {
-            throw ProblemError(problem.name + ": the runner cannot pass " + parameter.name + " yet");
+            const auto role = std::find_if(problem.roles.begin(), problem.roles.end(),
+                                           [&](const auto &r) { return r.second == parameter.name; });
+            if (role == problem.roles.end() || !runner_can_pass(role->first))
+                throw ProblemError(problem.name + ": the runner cannot pass " + parameter.name + " yet");
+            argument.source = EntryArgument::Source::Scalar;
+            argument.role = role->first;
         }
         plan.arguments.push_back(argument);
     }
@@ -60,6 +83,7 @@ std::string entry_plan_text(const EntryPlan &plan) {
         case EntryArgument::Source::Dim:
             text += std::to_string(a.dim) + "/" + (a.type == ParameterType::SizeT ? "size_t" : "int");
             break;
+        case EntryArgument::Source::Scalar: text += "=" + a.role + "/" + type_text(a.type); break;
         }
     }
     return text;
@@ -77,6 +101,18 @@ std::optional<EntryPlan> parse_entry_plan(const std::string &text) {
         } else if (part == "C") {
             a.source = EntryArgument::Source::C;
             a.type = ParameterType::FloatPointer;
+        } else if (!part.empty() && part[0] == '=') {
+            // "=nnz/int": the call's scalar of that role
+            const auto slash = part.find('/');
+            if (slash == std::string::npos || slash < 2) return std::nullopt;
+            const std::string role = part.substr(1, slash - 1);
+            if (!std::all_of(role.begin(), role.end(), [](char c) { return std::isalnum(c) || c == '_'; }))
+                return std::nullopt;
+            const TypeText *type = type_named(std::begin(scalar_types), std::end(scalar_types), part.substr(slash + 1));
+            if (!type) return std::nullopt;
+            a.source = EntryArgument::Source::Scalar;
+            a.role = role;
+            a.type = type->type;
         } else {
             const auto slash = part.find('/');
             if (slash == std::string::npos || slash == 0) return std::nullopt;
@@ -84,9 +120,8 @@ std::optional<EntryPlan> parse_entry_plan(const std::string &text) {
             if (!std::all_of(index.begin(), index.end(), [](char c) { return c >= '0' && c <= '9'; }) ||
                 index.size() > 2)
                 return std::nullopt;
-            const auto known = std::find_if(std::begin(dim_types), std::end(dim_types),
-                                            [&](const TypeText &t) { return type == t.text; });
-            if (known == std::end(dim_types)) return std::nullopt;
+            const TypeText *known = type_named(std::begin(dim_types), std::end(dim_types), type);
+            if (!known) return std::nullopt;
             a.source = EntryArgument::Source::Dim;
             a.dim = std::stoi(index);
             a.type = known->type;

@@ -1,7 +1,8 @@
 // How the runner calls a problem's entry point: its symbol, and where each argument comes
 // from — the call's A, B or C, or one of the case's dims — with its C type. The judge makes it
 // from the problem's descriptor and hands it to the runner on its command line as text
-// ("solution:A,B,C,0/size_t,1/size_t,2/size_t"), so the runner reads no descriptor.
+// ("solution:A,B,C,0/size_t,1/size_t,2/size_t"; a scalar by its role: "=nnz/int"), so the
+// runner reads no descriptor.
 #pragma once
 
 #include "testcases/problem.hpp"
@@ -13,8 +14,9 @@
 namespace gemm {
 
 struct EntryArgument {
-    enum class Source { A, B, C, Dim } source = Source::A;
-    int dim = 0; // Source::Dim: which of the case's dims
+    enum class Source { A, B, C, Dim, Scalar } source = Source::A;
+    int dim = 0;      // Source::Dim: which of the case's dims
+    std::string role; // Source::Scalar: the call's scalar of this role (CallOrder::scalars)
     ParameterType type = ParameterType::ConstFloatPointer;
 };
 
@@ -24,7 +26,7 @@ struct EntryPlan {
 };
 
 // Throws ProblemError when the problem has arguments the runner cannot pass yet (a
-// parameter in a role other than A, B or C).
+// parameter in a role other than A, B, C or nnz).
 EntryPlan entry_plan_of(const ProblemDescriptor &problem);
 std::string entry_plan_text(const EntryPlan &plan);
 std::optional<EntryPlan> parse_entry_plan(const std::string &text);

@@ -1,4 +1,5 @@
 #include "channel/protocol.hpp"
+#include "channel/runner_protocol.hpp"
 
 #include <cmath>
 #include <stdexcept>
@@ -13,6 +14,7 @@ CaseResult result_for(const TestCase &tc, Verdict verdict, std::string detail) {
     r.M = tc.M;
     r.N = tc.N;
     r.K = tc.K;
+    r.batch = tc.layout.batch;
     r.verdict = verdict;
     r.detail = std::move(detail);
     return r;
@@ -79,6 +81,9 @@ void to_json(json &j, const TestCase &tc) {
              {"density", tc.generator.density},
              {"structure_a", static_cast<int>(tc.generator.structure_a)},
              {"structure_b", static_cast<int>(tc.generator.structure_b)},
+             {"mask_density", tc.generator.mask_density},
+             {"layout", tc.layout},
+             {"passes_nonzeros", tc.passes_nonzeros},
              {"seed", tc.generator.seed},
              {"explicit", tc.has_explicit_data},
              {"time_limit_s", tc.time_limit_s},
@@ -102,7 +107,7 @@ void from_json(const json &j, TestCase &tc) {
     for (auto [key, into] :
          {std::pair{"structure_a", &tc.generator.structure_a}, {"structure_b", &tc.generator.structure_b}}) {
         const int value = j.value(key, 0);
-        if (value < 0 || value > static_cast<int>(Structure::Symmetric)) throw std::invalid_argument("bad structure");
+        if (value < 0 || value > static_cast<int>(Structure::Masked)) throw std::invalid_argument("bad structure");
         *into = static_cast<Structure>(value);
     }
     j.at("low").get_to(tc.generator.low);
@@ -110,6 +115,9 @@ void from_json(const json &j, TestCase &tc) {
     j.at("seed").get_to(tc.generator.seed);
     j.at("explicit").get_to(tc.has_explicit_data);
     j.at("time_limit_s").get_to(tc.time_limit_s);
+    tc.generator.mask_density = j.value("mask_density", 1.0);
+    tc.layout = j.value("layout", ProductLayout{});
+    tc.passes_nonzeros = j.value("passes_nonzeros", false);
     tc.dims = j.value("dims", std::vector<long long>{});
     tc.scalars = j.value("scalars", std::map<std::string, double>{});
     if (tc.has_explicit_data) {

@@ -33,9 +33,22 @@ RunnerWork parse_work(const std::string &name) {
 
 } // namespace
 
+void to_json(json &j, const ProductLayout &l) {
+    j = json{{"batch", l.batch}, {"a_t", l.a_transposed}, {"b_t", l.b_transposed}, {"a_diagonal", l.a_diagonal}};
+}
+
+void from_json(const json &j, ProductLayout &l) {
+    j.at("batch").get_to(l.batch);
+    j.at("a_t").get_to(l.a_transposed);
+    j.at("b_t").get_to(l.b_transposed);
+    j.at("a_diagonal").get_to(l.a_diagonal);
+    if (l.batch < 1) throw std::invalid_argument("a batch of fewer than one product");
+}
+
 void to_json(json &j, const CallOrder &o) {
-    j = json{{"M", o.M},        {"N", o.N},        {"K", o.K},       {"a", o.a_offset},
-             {"b", o.b_offset}, {"c", o.c_offset}, {"dims", o.dims}, {"work", work_name(o.work)}};
+    j = json{
+        {"M", o.M},        {"N", o.N},        {"K", o.K},       {"layout", o.layout},   {"a", o.a_offset},
+        {"b", o.b_offset}, {"c", o.c_offset}, {"dims", o.dims}, {"scalars", o.scalars}, {"work", work_name(o.work)}};
     if (o.work == RunnerWork::Calibration) {
         j["stand_in_ns"] = o.calibration_ns;
         j["stand_in_kind"] = calibration_kind_name(o.calibration_kind);
@@ -49,7 +62,9 @@ void from_json(const json &j, CallOrder &o) {
     j.at("a").get_to(o.a_offset);
     j.at("b").get_to(o.b_offset);
     j.at("c").get_to(o.c_offset);
+    o.layout = j.value("layout", ProductLayout{});
     o.dims = j.value("dims", std::vector<long long>{});
+    o.scalars = j.value("scalars", std::map<std::string, double>{});
     o.work = parse_work(j.at("work").get<std::string>());
     o.calibration_ns = j.value("stand_in_ns", 0ULL);
     const std::string kind = j.value("stand_in_kind", std::string(calibration_kind_name(CalibrationKind::Light)));

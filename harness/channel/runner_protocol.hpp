@@ -14,9 +14,11 @@
 
 #include "channel/doorbell.hpp"
 #include "channel/socket_channel.hpp"
+#include "common/product_layout.hpp"
 #include "measurement/calibration_kind.hpp"
 
 #include <cstddef>
+#include <map>
 #include <optional>
 #include <string>
 #include <sys/types.h>
@@ -34,13 +36,17 @@ enum class RunnerWork { Solve, Cublas, Nothing, Calibration };
 // One call: the shape and where A, B and C start in the shared allocation, in bytes.
 struct CallOrder {
     int M = 0, N = 0, K = 0;
-    std::vector<long long> dims; // the case's own dims, the entry point's integer arguments (entry_plan.hpp)
+    ProductLayout layout;                  // how A, B and C are stored (batch, transposes, a diagonal)
+    std::vector<long long> dims;           // the case's own dims, the entry point's integer arguments (entry_plan.hpp)
+    std::map<std::string, double> scalars; // the call's scalar arguments by role ("nnz")
     std::size_t a_offset = 0, b_offset = 0, c_offset = 0;
     RunnerWork work = RunnerWork::Solve;
     unsigned long long calibration_ns = 0;                     // Calibration: how long its kernel keeps the SMs busy
     CalibrationKind calibration_kind = CalibrationKind::Light; // Calibration: what its kernel does meanwhile
 };
 
+void to_json(nlohmann::json &j, const ProductLayout &l);
+void from_json(const nlohmann::json &j, ProductLayout &l); // throws std::invalid_argument for batch < 1
 void to_json(nlohmann::json &j, const CallOrder &o);
 void from_json(const nlohmann::json &j, CallOrder &o);
 

@@ -110,6 +110,12 @@ std::vector<float> generate_matrix(const GeneratorSpec &spec, int input_set, Mat
     for (auto &w : workers) w.join();
     const Structure structure = matrix == MatrixId::A ? spec.structure_a : spec.structure_b;
     if (structure == Structure::General) return values;
+    if (structure == Structure::Masked) {
+        const std::uint64_t stream = stream_state(spec.seed, input_set, matrix);
+        for (std::size_t e = 0; e < values.size(); ++e)
+            if (!masked_keeps(stream, e, spec.mask_density)) values[e] = 0.0f;
+        return values;
+    }
     std::vector<float> structured(values.size());
     for (int r = 0; r < rows; ++r)
         for (int c = 0; c < cols; ++c) {

@@ -46,8 +46,10 @@ Distribution distribution_from_name(const std::string &name); // throws std::inv
 // The shape of an operand's values a problem asks for (docs/problems.md, `structure`): a
 // triangle keeps its exact zeros off the diagonal's side, a symmetric matrix takes the value
 // above the diagonal for the one below it. Applied after the distribution, the same way on
-// the CPU and on the GPU.
-enum class Structure { General, Lower, Upper, Symmetric };
+// the CPU and on the GPU. A masked matrix keeps each element with the probability its density
+// gives (a dense-stored sparse matrix), drawn from a stream of its own, so its kept values are
+// the general matrix's.
+enum class Structure { General, Lower, Upper, Symmetric, Masked };
 
 // Where element (row, col) of a structured matrix comes from: false for an exact zero, else
 // the element whose generated value it takes (itself, or its mirror above the diagonal).
@@ -69,6 +71,7 @@ struct GeneratorSpec {
     std::uint64_t seed = 1;
     double density = 1.0; // sparse: the fraction of elements drawn non-zero
     Structure structure_a = Structure::General, structure_b = Structure::General;
+    double mask_density = 1.0; // Structure::Masked: the fraction of elements kept
 };
 
 // The largest |value| a distribution can produce, for the overflow check.
@@ -88,6 +91,15 @@ std::uint64_t stream_state(std::uint64_t seed, int input_set, MatrixId matrix);
 GEMM_HOST_DEVICE inline double unit_fraction(std::uint64_t bits) { return static_cast<double>(bits >> 40) * 0x1p-24; }
 
 GEMM_HOST_DEVICE inline double signed_unit(std::uint64_t bits) { return -1.0 + 2.0 * unit_fraction(bits); }
+
+// Whether a masked matrix keeps element `element` (row-major index): draw `element` of the
+// mask's own stream, which starts from the matrix's stream mixed with a constant, below the
+// density. Integer work and one exact comparison: the same on the CPU and the GPU.
+constexpr std::uint64_t mask_stream_salt = 0x6D61736B65644D61ull; // "maskedMa"
+GEMM_HOST_DEVICE inline bool masked_keeps(std::uint64_t matrix_stream, std::uint64_t element, double density) {
+    const std::uint64_t mask_stream = splitmix64_mix(matrix_stream ^ mask_stream_salt);
+    return unit_fraction(splitmix64_mix(mask_stream + (element + 1) * golden_gamma)) < density;
+}
 
 // Draws per element, after a preamble of one draw per row and one per column for the
 // distributions that have row and column properties.

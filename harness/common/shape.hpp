@@ -1,5 +1,5 @@
 // A GEMM's shape M×N×K (inner dimension N): what --shape names, stress draws and
-// shrinking makes smaller.
+// shrinking makes smaller; a batch's shape also counts its products.
 #pragma once
 
 #include <string>
@@ -9,10 +9,12 @@ namespace gemm {
 
 struct Shape {
     int M = 1, N = 1, K = 1;
-    bool operator<(const Shape &o) const { return std::tie(M, N, K) < std::tie(o.M, o.N, o.K); }
-    bool operator==(const Shape &o) const { return M == o.M && N == o.N && K == o.K; }
+    long long batch = 1; // products of this shape, one after another
+    bool operator<(const Shape &o) const { return std::tie(M, N, K, batch) < std::tie(o.M, o.N, o.K, o.batch); }
+    bool operator==(const Shape &o) const { return M == o.M && N == o.N && K == o.K && batch == o.batch; }
 };
 
-std::string shape_text(const Shape &s, const char *separator = "×"); // "1×17×1"
+// "1×17×1"; a batch "128×(64×32×16)"
+std::string shape_text(const Shape &s, const char *separator = "×");
 
 } // namespace gemm

@@ -35,6 +35,8 @@ CublasApi open_cublas() {
     look_up(library, "cublasSetMathMode", api.set_math_mode);
     look_up(library, "cublasSgemm_v2", api.sgemm);
     look_up(library, "cublasDgemm_v2", api.dgemm);
+    look_up(library, "cublasSgemmStridedBatched", api.sgemm_strided_batched);
+    look_up(library, "cublasSdgmm", api.sdgmm);
     return api;
 }
 

@@ -19,6 +19,11 @@ struct CublasApi {
                             const float *, int, const float *, int, const float *, float *, int);
     cublasStatus_t (*dgemm)(cublasHandle_t, cublasOperation_t, cublasOperation_t, int, int, int, const double *,
                             const double *, int, const double *, int, const double *, double *, int);
+    cublasStatus_t (*sgemm_strided_batched)(cublasHandle_t, cublasOperation_t, cublasOperation_t, int, int, int,
+                                            const float *, const float *, int, long long, const float *, int, long long,
+                                            const float *, float *, int, long long, int);
+    cublasStatus_t (*sdgmm)(cublasHandle_t, cublasSideMode_t, int, int, const float *, int, const float *, int, float *,
+                            int);
 };
 
 // The entry points, looked up once; throws std::runtime_error naming the library and what

@@ -326,7 +326,7 @@ void Supervisor::spawn_judge_side() {
         return;
     }
     nlohmann::json shapes = nlohmann::json::array();
-    for (const auto &s : options_.timed_shapes) shapes.push_back({s[0], s[1], s[2]});
+    for (const auto &s : options_.timed_shapes) shapes.push_back({s[0], s[1], s[2], s[3]});
     pending_nonce_ = fresh_random();
     channel_.send({{"nonce", pending_nonce_}, {"calibrate", shapes}, {"baseline_group", baseline_.pid()}});
 }

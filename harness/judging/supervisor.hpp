@@ -34,15 +34,16 @@ class AttemptMonitor;
 }
 
 struct SupervisorOptions {
-    std::string referee;                          // the gemm-referee program
-    std::string runner;                           // the gemm-runner program
-    std::string library;                          // the compiled solution
-    std::string entry;                            // how the runner calls it (channel/entry_plan.hpp)
-    std::vector<std::string> runner_prefix;       // a tool the solution's runner runs under (compute-sanitizer, ncu)
-    std::string relaxed_for;                      // that tool's name: it needs a looser confinement
-    std::vector<std::array<int, 3>> timed_shapes; // the empty call is measured for these before the solution loads
-    double judge_phase_limit_s = 300;             // the judge's own work (reference, checks) per phase
-    double startup_limit_s = 120; // the referee's CUDA start and calibration; a tool's (runner_prefix) start
+    std::string referee;                    // the gemm-referee program
+    std::string runner;                     // the gemm-runner program
+    std::string library;                    // the compiled solution
+    std::string entry;                      // how the runner calls it (channel/entry_plan.hpp)
+    std::vector<std::string> runner_prefix; // a tool the solution's runner runs under (compute-sanitizer, ncu)
+    std::string relaxed_for;                // that tool's name: it needs a looser confinement
+    // M, N, K and the batch: the empty call is measured for these before the solution loads
+    std::vector<std::array<long long, 4>> timed_shapes;
+    double judge_phase_limit_s = 300; // the judge's own work (reference, checks) per phase
+    double startup_limit_s = 120;     // the referee's CUDA start and calibration; a tool's (runner_prefix) start
     // The solution's process, from its start to solve() found (CUDA's start, the library's
     // constructors); past it the solution is at fault (a constructor that never returns).
     double load_limit_s = 30;

@@ -61,7 +61,8 @@ std::optional<Score> score_of(const std::vector<TimedShape> &shapes, const Devic
         times.push_back(shape.ms);
         if (shape.cublas_ms) ratios.push_back(*shape.cublas_ms / shape.ms);
         if (peak.gflops() > 0)
-            fractions_of_peak.push_back(gflops(flop_count(shape.M, shape.N, shape.K), shape.ms) / peak.gflops());
+            fractions_of_peak.push_back(gflops(flop_count(shape.M, shape.N, shape.K, shape.batch), shape.ms) /
+                                        peak.gflops());
     }
     Score score;
     score.shapes = static_cast<int>(times.size());

@@ -46,6 +46,7 @@ struct TimedShape {
     double ms = 0;
     std::optional<double> cublas_ms;
     int sm_clock_mhz = 0;
+    long long batch = 1; // products of M×N×K timed together
 };
 
 // The highest SM clock read right after a shape's timed calls, that is the clock the GPU

@@ -27,7 +27,9 @@ TimingSummary summarize(std::vector<double> samples_ms) {
     return s;
 }
 
-double flop_count(int M, int N, int K) { return 2.0 * M * static_cast<double>(N) * K; }
+double flop_count(int M, int N, int K, long long batch) {
+    return 2.0 * M * static_cast<double>(N) * K * static_cast<double>(batch);
+}
 
 double gflops(double flops, double milliseconds) { return milliseconds > 0 ? flops / (milliseconds * 1e6) : 0; }
 

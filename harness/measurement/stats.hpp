@@ -20,6 +20,6 @@ TimingSummary summarize(std::vector<double> samples_ms);
 
 double gflops(double flops, double milliseconds);
 // 2·M·N·K: one multiply and one add per product term of C = A·B.
-double flop_count(int M, int N, int K);
+double flop_count(int M, int N, int K, long long batch = 1);
 
 } // namespace gemm

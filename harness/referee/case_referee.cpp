@@ -4,6 +4,7 @@
 #include "measurement/offset_rule.hpp"
 #include "measurement/sampling.hpp"
 #include "measurement/stats.hpp"
+#include "referee/canonical_operands.hpp"
 #include "referee/device_check.hpp"
 #include "referee/device_info.hpp"
 #include "referee/device_inputs.hpp"
@@ -26,30 +27,54 @@ float *floats_at(unsigned char *base, std::size_t byte_offset) { return reinterp
 } // namespace
 
 // The device memory of one shape. In the shared arena, between guard bands: the A, B
-// and C the runner sees. The referee's alone: the inputs as it made them (pristine),
-// the snapshot of C that every check reads, and the projected check's scratch.
+// and C the runner sees, stored as the problem stores them (common/product_layout.hpp). The
+// referee's alone: the inputs as it made them (pristine), the operands the checks read
+// (canonical: the pristine ones where the layout is plain, else their transposes or the
+// diagonal's square), the snapshot of C that every check reads, and the projected check's scratch.
 struct CaseReferee::Problem {
-    static std::size_t arena_bytes(int M, int N, int K) {
-        return GuardedBuffer::footprint(std::size_t(M) * N) + GuardedBuffer::footprint(std::size_t(N) * K) +
-               GuardedBuffer::footprint(std::size_t(M) * K);
+    static std::size_t arena_bytes(int M, int N, int K, const ProductLayout &l) {
+        return GuardedBuffer::footprint(l.a_elements(M, N)) + GuardedBuffer::footprint(l.b_elements(N, K)) +
+               GuardedBuffer::footprint(l.c_elements(M, K));
     }
 
-    Problem(int M, int N, int K, unsigned char *arena)
-        : M(M), N(N), K(K), arena(arena), pristine_A(std::size_t(M) * N), pristine_B(std::size_t(N) * K),
-          snapshot_C(std::size_t(M) * K), A(floats_at(arena, 0), pristine_A.size()),
+    Problem(int M, int N, int K, const ProductLayout &layout, unsigned char *arena)
+        : M(M), N(N), K(K), layout(layout), arena(arena), pristine_A(layout.a_elements(M, N)),
+          pristine_B(layout.b_elements(N, K)), snapshot_C(layout.c_elements(M, K)),
+          A(floats_at(arena, 0), pristine_A.size()),
           B(floats_at(arena, GuardedBuffer::footprint(pristine_A.size())), pristine_B.size()),
           C(floats_at(arena, GuardedBuffer::footprint(pristine_A.size()) + GuardedBuffer::footprint(pristine_B.size())),
             snapshot_C.size()),
-          projection(M, N, K) {}
+          projection(M, N, K, layout.batch) {
+        if (layout.a_transposed || layout.a_diagonal) canonical_A.emplace(std::size_t(layout.batch) * M * N);
+        if (layout.b_transposed) canonical_B.emplace(std::size_t(layout.batch) * N * K);
+    }
 
     void generate(const GeneratorSpec &spec, int input_set) {
-        generate_on_device(spec, input_set, MatrixId::A, M, N, pristine_A.data());
-        generate_on_device(spec, input_set, MatrixId::B, N, K, pristine_B.data());
+        // A batch's stored operands are generated as one matrix of its products' rows stacked.
+        generate_on_device(spec, input_set, MatrixId::A, static_cast<int>(layout.batch * layout.a_rows(M, N)),
+                           static_cast<int>(layout.a_cols(M, N)), pristine_A.data());
+        generate_on_device(spec, input_set, MatrixId::B, static_cast<int>(layout.batch * layout.b_rows(N, K)),
+                           static_cast<int>(layout.b_cols(N, K)), pristine_B.data());
+        make_canonical();
     }
     void upload(const std::vector<float> &a, const std::vector<float> &b) {
         cuda_check(cudaMemcpy(pristine_A.data(), a.data(), a.size() * sizeof(float), cudaMemcpyHostToDevice), "upload");
         cuda_check(cudaMemcpy(pristine_B.data(), b.data(), b.size() * sizeof(float), cudaMemcpyHostToDevice), "upload");
+        make_canonical();
     }
+    void make_canonical() {
+        if (layout.a_diagonal)
+            diagonal_on_device(pristine_A.data(), layout.batch, N, canonical_A->data());
+        else if (layout.a_transposed)
+            transpose_on_device(pristine_A.data(), layout.batch, N, M, canonical_A->data());
+        if (layout.b_transposed) transpose_on_device(pristine_B.data(), layout.batch, K, N, canonical_B->data());
+        if (passes_nonzeros)
+            scalars["nnz"] = static_cast<double>(count_nonzero_on_device(pristine_A.data(), pristine_A.size()));
+    }
+    // A (batch·M×N) and B (batch·N×K) as the checks read them.
+    const float *A_checked() const { return canonical_A ? canonical_A->data() : pristine_A.data(); }
+    const float *B_checked() const { return canonical_B ? canonical_B->data() : pristine_B.data(); }
+    long long rows_of_C() const { return layout.batch * M; }
     // Before the start stamp: C poisoned (unwritten elements show), guards laid.
     void prepare_call() {
         C.fill(0xFF);
@@ -71,7 +96,9 @@ struct CaseReferee::Problem {
         o.M = M;
         o.N = N;
         o.K = K;
+        o.layout = layout;
         o.dims = dims.empty() ? std::vector<long long>{M, N, K} : dims;
+        o.scalars = scalars;
         o.a_offset = static_cast<std::size_t>(reinterpret_cast<unsigned char *>(A.data()) - arena);
         o.b_offset = static_cast<std::size_t>(reinterpret_cast<unsigned char *>(B.data()) - arena);
         o.c_offset = static_cast<std::size_t>(reinterpret_cast<unsigned char *>(C.data()) - arena);
@@ -82,9 +109,13 @@ struct CaseReferee::Problem {
     IntegrityCheck integrity() { return integrity_check.check(A, pristine_A.data(), B, pristine_B.data(), C); }
 
     int M, N, K;
-    std::vector<long long> dims; // the case's own, for the entry point's arguments; set per case
+    ProductLayout layout;
+    std::vector<long long> dims;           // the case's own, for the entry point's arguments; set per case
+    std::map<std::string, double> scalars; // the case's scalar arguments by role; nnz made per input set
+    bool passes_nonzeros = false;          // set per case
     unsigned char *arena;
     DeviceArray<float> pristine_A, pristine_B, snapshot_C;
+    std::optional<DeviceArray<float>> canonical_A, canonical_B;
     GuardedBuffer A, B, C;
     ProjectionWorkspace projection;
     IntegrityWorkspace integrity_check;
@@ -132,13 +163,16 @@ cublasHandle_t CaseReferee::cublas() {
     return cublas_;
 }
 
-CaseReferee::Problem &CaseReferee::problem_for(int M, int N, int K) {
-    if (problem_ && problem_->M == M && problem_->N == N && problem_->K == K) return *problem_;
+CaseReferee::Problem &CaseReferee::problem_for(int M, int N, int K, const ProductLayout &layout) {
+    if (problem_ && problem_->M == M && problem_->N == N && problem_->K == K && problem_->layout == layout)
+        return *problem_;
     problem_.reset();
-    if (arena_.reserve(Problem::arena_bytes(M, N, K))) ++arena_generation_;
-    problem_ = std::make_unique<Problem>(M, N, K, arena_.data());
+    if (arena_.reserve(Problem::arena_bytes(M, N, K, layout))) ++arena_generation_;
+    problem_ = std::make_unique<Problem>(M, N, K, layout, arena_.data());
     return *problem_;
 }
+
+ShapeKey CaseReferee::key_of(const Problem &p) { return {p.M, p.N, p.K, p.layout.batch}; }
 
 // A runner maps the arena once per allocation; the descriptor goes to it alone.
 void CaseReferee::map_arena(Runner &runner) {
@@ -237,7 +271,10 @@ void CaseReferee::calibrate(const std::vector<ShapeKey> &shapes) {
     GeneratorSpec spec;
     for (const ShapeKey &shape : shapes) {
         if (calibrated_.count(shape)) continue;
-        Problem &p = problem_for(shape[0], shape[1], shape[2]);
+        ProductLayout layout;
+        layout.batch = shape[3];
+        Problem &p =
+            problem_for(static_cast<int>(shape[0]), static_cast<int>(shape[1]), static_cast<int>(shape[2]), layout);
         p.generate(spec, timed_input_set);
         calibrated_[shape] = measure_empty_calls(p, 11); // as many as after the calls: a median for the busy-GPU check
     }
@@ -251,14 +288,13 @@ void CaseReferee::run_checked_call(Problem &p, const CaseRequest &request, CaseR
         else
             p.generate(tc.generator, checked_input_set);
     });
-    DeviceReference ref(tc.M, tc.N, tc.K);
-    clock.measure(&PhaseTimes::reference,
-                  [&] { compute_reference(cublas(), p.pristine_A.data(), p.pristine_B.data(), ref); });
+    DeviceReference ref(tc.M, tc.N, tc.K, p.layout.batch);
+    clock.measure(&PhaseTimes::reference, [&] { compute_reference(cublas(), p.A_checked(), p.B_checked(), ref); });
     r.reference_method = "cublas-dgemm";
     clock.measure(&PhaseTimes::solve, [&] { call(solution_, p, RunnerWork::Solve, 1); });
     clock.measure(&PhaseTimes::verify, [&] {
-        r.check = check_output_on_device(p.snapshot_C.data(), ref.value.data(), ref.magnitude.data(), tc.M, tc.N, tc.K,
-                                         request.policy.precision);
+        r.check = check_output_on_device(p.snapshot_C.data(), ref.value.data(), ref.magnitude.data(),
+                                         static_cast<int>(p.rows_of_C()), tc.N, tc.K, request.policy.precision);
         r.facts.checked_integrity = p.integrity();
     });
     ++r.verification.calls;
@@ -287,11 +323,10 @@ void CaseReferee::run_timed_calls(Problem &p, const CaseRequest &request, CaseRe
         sample.throttled = gpu_reports_slowdown();
         TimedCallCheck check;
         const bool passed = clock.measure(&PhaseTimes::verify, [&] {
-            check = p.projection.check(p.pristine_A.data(), p.pristine_B.data(), p.snapshot_C.data(), choices.next(),
+            check = p.projection.check(p.A_checked(), p.B_checked(), p.snapshot_C.data(), choices.next(),
                                        request.policy.precision);
             check.integrity = p.integrity();
-            return judge_timed_call(check, request.policy.precision, tc.N, static_cast<long long>(tc.M) * tc.K)
-                       .verdict == Verdict::AC;
+            return judge_timed_call(check, request.policy.precision, tc.N, p.rows_of_C() * tc.K).verdict == Verdict::AC;
         });
         ++r.verification.calls;
         ++r.verification.projected_checks;
@@ -327,7 +362,7 @@ TimedRun CaseReferee::time_cublas(Problem &p, const SamplingRule &rule, bool cal
 // Interleaving needs the shape's empty call measured before the run (a run's length is its
 // time less that); a shape not calibrated gets its calibration calls after the run.
 std::optional<InterleavedCalibration> CaseReferee::interleaving_for(const Problem &p, const SamplingRule &rule) const {
-    const auto found = calibrated_.find({p.M, p.N, p.K});
+    const auto found = calibrated_.find(key_of(p));
     if (found == calibrated_.end()) return std::nullopt;
     return InterleavedCalibration(found->second.median_ms, rule);
 }
@@ -376,7 +411,7 @@ void CaseReferee::blame_busy_gpu(const std::string &why) {
 // The empty call's cost to take off every time, and whether the solution kept the GPU
 // busy after its calls (RE): measurement/offset_rule.hpp decides from the figures.
 void CaseReferee::settle_offset(Problem &p, CaseResult &r, const RunCalibration &interleaved) {
-    const auto found = calibrated_.find({p.M, p.N, p.K});
+    const auto found = calibrated_.find(key_of(p));
     const std::optional<EmptyCall> before =
         found != calibrated_.end() ? std::optional<EmptyCall>(found->second) : std::nullopt;
     std::vector<EmptyCall> after{measure_empty_calls(p, 11)};
@@ -426,9 +461,9 @@ void CaseReferee::blame_out_of_memory(const TestCase &tc, const std::string &wha
     std::vector<pid_t> judge_groups;
     if (baseline_.link && baseline_.link->process_group() > 0) judge_groups.push_back(baseline_.link->process_group());
     const pid_t solution_group = solution_.link ? solution_.link->process_group() : 0;
-    const MemoryBlame blame = gemm::blame_out_of_memory(gpu_bytes_needed(tc.M, tc.N, tc.K), double(free_bytes),
-                                                        gpu_memory_holders().value_or(std::vector<GpuMemoryHolder>{}),
-                                                        getpid(), solution_group, judge_groups);
+    const MemoryBlame blame = gemm::blame_out_of_memory(
+        gpu_bytes_needed(tc.M, tc.N, tc.K, tc.layout), double(free_bytes),
+        gpu_memory_holders().value_or(std::vector<GpuMemoryHolder>{}), getpid(), solution_group, judge_groups);
     throw CaseStopped(blame.solution_at_fault ? RefereeWork::SolutionFailed : RefereeWork::RefereeFailed,
                       blame.solution_at_fault ? blame.why : what + ": " + blame.why);
 }
@@ -439,8 +474,10 @@ CaseResult CaseReferee::run_case(const CaseRequest &request) {
     r.facts.ending = RefereeWork::Completed;
     judge_.send({{"event", event::judge}});
     PhaseClock clock(r.phases);
-    Problem &problem = problem_for(tc.M, tc.N, tc.K);
+    Problem &problem = problem_for(tc.M, tc.N, tc.K, tc.layout);
     problem.dims = tc.dims;
+    problem.scalars = tc.scalars;
+    problem.passes_nonzeros = tc.passes_nonzeros;
     run_checked_call(problem, request, r, clock);
     const bool checked_call_passed = judge_output(*r.check, *r.facts.checked_integrity).verdict == Verdict::AC;
     if (!checked_call_passed || !request.policy.timed) return r;

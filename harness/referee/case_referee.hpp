@@ -37,7 +37,8 @@ struct CaseStopped : std::runtime_error {
     int call;
 };
 
-using ShapeKey = std::array<int, 3>;
+// M, N, K and the batch's count: what an empty call's cost depends on.
+using ShapeKey = std::array<long long, 4>;
 
 class CaseReferee {
   public:
@@ -61,7 +62,8 @@ class CaseReferee {
         int mapped_generation = -1;
         bool is_solution = false;
     };
-    Problem &problem_for(int M, int N, int K);
+    Problem &problem_for(int M, int N, int K, const ProductLayout &layout);
+    static ShapeKey key_of(const Problem &p);
     void map_arena(Runner &runner);
     CallSample call(Runner &runner, Problem &p, RunnerWork work, int call_index, double calibration_ms = 0,
                     CalibrationKind kind = CalibrationKind::Light);

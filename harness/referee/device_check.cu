@@ -134,25 +134,29 @@ __global__ void random_signs(std::uint64_t stream, std::size_t n, double *x) {
 
 constexpr int segment_columns = 1024; // one warp's share of a row
 
-// out[v][row] += Σ Mat[row, j]·vec[v][j] and out_magnitude[row] += Σ |Mat[row, j]|·vec_magnitude[j]
-// (vec_magnitude null: all ones), over segments of a row, one warp per segment. Every
+// out[v][row] += Σ Mat[row, j]·vec[v][g][j] and out_magnitude[row] += Σ |Mat[row, j]|·vec_magnitude[g][j]
+// (vec_magnitude null: all ones), over segments of a row, one warp per segment; g is the row's
+// product in a batch (rows_per_group rows each), whose own vectors it is projected on. Every
 // sum is in FP64; the order differs from run to run, which the bound allows for.
-__global__ void project_rows(const float *Mat, int rows, int cols, const double *vec, const double *vec_magnitude,
-                             double *out, double *out_magnitude) {
+__global__ void project_rows(const float *Mat, long long rows, int cols, long long rows_per_group, const double *vec,
+                             const double *vec_magnitude, double *out, double *out_magnitude) {
     const int segments_per_row = (cols + segment_columns - 1) / segment_columns;
-    const long long segments = static_cast<long long>(rows) * segments_per_row;
+    const long long segments = rows * segments_per_row;
+    const long long groups = rows / rows_per_group;
     const int lane = threadIdx.x % 32;
     const long long warps = static_cast<long long>(gridDim.x) * (blockDim.x / 32);
     for (long long s = (static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x) / 32; s < segments; s += warps) {
         const long long row = s / segments_per_row;
         const int begin = static_cast<int>(s % segments_per_row) * segment_columns;
         const int end = min(cols, begin + segment_columns);
+        const long long group = row / rows_per_group;
         double dot[projection_vectors] = {}, magnitude = 0;
         const float *line = Mat + row * cols;
         for (int j = begin + lane; j < end; j += 32) {
             const double m = line[j];
-            for (int v = 0; v < projection_vectors; ++v) dot[v] += m * vec[static_cast<std::size_t>(v) * cols + j];
-            magnitude += fabs(m) * (vec_magnitude ? vec_magnitude[j] : 1.0);
+            for (int v = 0; v < projection_vectors; ++v)
+                dot[v] += m * vec[(static_cast<std::size_t>(v) * groups + group) * cols + j];
+            magnitude += fabs(m) * (vec_magnitude ? vec_magnitude[group * cols + j] : 1.0);
         }
         for (int v = 0; v < projection_vectors; ++v) dot[v] = warp_sum(dot[v]);
         magnitude = warp_sum(magnitude);
@@ -167,7 +171,7 @@ struct ProjectionCounts {
 };
 
 __global__ void compare_projections(const double *output, const double *output_magnitude, const double *product,
-                                    const double *magnitude, int M, int N, int K, double bound_per_magnitude,
+                                    const double *magnitude, long long M, int N, int K, double bound_per_magnitude,
                                     ProjectionCounts *counts) {
     const std::size_t n = static_cast<std::size_t>(projection_vectors) * M;
     unsigned long long failed = 0, first = none, worst = 0;
@@ -199,16 +203,18 @@ constexpr int sample_threads = 128;
 
 // One block per sampled element: its FP64 dot product, magnitude, and C's bits. A column
 // of B is a strided read, so the block's four warps share the N loads to keep enough of
-// them in flight.
-__global__ void sample_elements(const float *A, const float *B, const float *C, int M, int N, int K,
+// them in flight. A batch's rows are its products' rows one after another (M each).
+__global__ void sample_elements(const float *A, const float *B, const float *C, int M, int N, int K, long long batch,
                                 std::uint64_t stream, long long *positions, double *values) {
     __shared__ double partial[2][sample_threads / 32];
     const int s = blockIdx.x;
-    const long long row = static_cast<long long>(check_draw(stream, 2ull * s) % static_cast<unsigned>(M));
+    const long long rows = M * batch;
+    const long long row = static_cast<long long>(check_draw(stream, 2ull * s) % static_cast<unsigned long long>(rows));
     const long long col = static_cast<long long>(check_draw(stream, 2ull * s + 1) % static_cast<unsigned>(K));
+    const float *B_of_row = B + (row / M) * static_cast<long long>(N) * K;
     double r = 0, magnitude = 0;
     for (int k = threadIdx.x; k < N; k += sample_threads) {
-        const double a = A[row * N + k], b = B[static_cast<long long>(k) * K + col];
+        const double a = A[row * N + k], b = B_of_row[static_cast<long long>(k) * K + col];
         r += a * b;
         magnitude += fabs(a) * fabs(b);
     }
@@ -277,11 +283,12 @@ void widen_on_device(const float *values, std::size_t n, bool absolute, double *
     cuda_check(cudaGetLastError(), "widening to FP64");
 }
 
-ProjectionWorkspace::ProjectionWorkspace(int M, int N, int K)
-    : M_(M), N_(N), K_(K), x_(std::size_t(projection_vectors) * K), y_(std::size_t(projection_vectors) * N),
-      y_magnitude_(N), product_(std::size_t(projection_vectors) * M), magnitude_(M),
-      output_(std::size_t(projection_vectors) * M), output_magnitude_(M), sample_values_(3 * sampled_elements),
-      sample_positions_(2 * sampled_elements), tally_(3) {}
+ProjectionWorkspace::ProjectionWorkspace(int M, int N, int K, long long batch)
+    : M_(M), N_(N), K_(K), batch_(batch), x_(std::size_t(projection_vectors) * batch * K),
+      y_(std::size_t(projection_vectors) * batch * N), y_magnitude_(std::size_t(batch) * N),
+      product_(std::size_t(projection_vectors) * batch * M), magnitude_(std::size_t(batch) * M),
+      output_(std::size_t(projection_vectors) * batch * M), output_magnitude_(std::size_t(batch) * M),
+      sample_values_(3 * sampled_elements), sample_positions_(2 * sampled_elements), tally_(3) {}
 
 TimedCallCheck ProjectionWorkspace::check(const float *A, const float *B, const float *C, std::uint64_t seed,
                                           Precision precision) {
@@ -298,30 +305,32 @@ ProjectionTally ProjectionWorkspace::project(const float *A, const float *B, con
     const ProjectionCounts start{0, none, 0};
     cuda_check(cudaMemcpy(tally_.data(), &start, sizeof start, cudaMemcpyHostToDevice), "projection setup");
     random_signs<<<blocks_for(x_.size()), threads_per_block>>>(seed, x_.size(), x_.data());
-    auto warps_for = [](int rows, int cols) {
+    auto warps_for = [](long long rows, int cols) {
         const std::size_t segments = std::size_t(rows) * ((cols + segment_columns - 1) / segment_columns);
         return blocks_for(segments, threads_per_block / 32);
     };
-    project_rows<<<warps_for(N_, K_), threads_per_block>>>(B, N_, K_, x_.data(), nullptr, y_.data(),
-                                                           y_magnitude_.data());
-    project_rows<<<warps_for(M_, N_), threads_per_block>>>(A, M_, N_, y_.data(), y_magnitude_.data(), product_.data(),
-                                                           magnitude_.data());
-    project_rows<<<warps_for(M_, K_), threads_per_block>>>(C, M_, K_, x_.data(), nullptr, output_.data(),
-                                                           output_magnitude_.data());
+    // Each product of a batch is projected on its own vectors: y = B·x, A·y against C·x.
+    const long long rows_A = M_ * batch_, rows_B = N_ * batch_;
+    project_rows<<<warps_for(rows_B, K_), threads_per_block>>>(B, rows_B, K_, N_, x_.data(), nullptr, y_.data(),
+                                                               y_magnitude_.data());
+    project_rows<<<warps_for(rows_A, N_), threads_per_block>>>(A, rows_A, N_, M_, y_.data(), y_magnitude_.data(),
+                                                               product_.data(), magnitude_.data());
+    project_rows<<<warps_for(rows_A, K_), threads_per_block>>>(C, rows_A, K_, M_, x_.data(), nullptr, output_.data(),
+                                                               output_magnitude_.data());
     const double bound_per_magnitude = elementwise_bound(N_, 1.0, precision);
     compare_projections<<<blocks_for(product_.size()), threads_per_block>>>(
-        output_.data(), output_magnitude_.data(), product_.data(), magnitude_.data(), M_, N_, K_, bound_per_magnitude,
-        reinterpret_cast<ProjectionCounts *>(tally_.data()));
+        output_.data(), output_magnitude_.data(), product_.data(), magnitude_.data(), rows_A, N_, K_,
+        bound_per_magnitude, reinterpret_cast<ProjectionCounts *>(tally_.data()));
     cuda_check(cudaGetLastError(), "the projected check");
     ProjectionCounts counts;
     cuda_check(cudaMemcpy(&counts, tally_.data(), sizeof counts, cudaMemcpyDeviceToHost), "the projected check");
     ProjectionTally p;
     p.vectors = projection_vectors;
-    p.rows_checked = static_cast<long long>(projection_vectors) * M_;
+    p.rows_checked = static_cast<long long>(projection_vectors) * M_ * batch_;
     p.rows_failed = static_cast<long long>(counts.failed);
     std::memcpy(&p.worst_ratio, &counts.worst_ratio_bits, sizeof p.worst_ratio);
     if (counts.first != none) {
-        const std::size_t e = counts.first, row = e % M_;
+        const std::size_t e = counts.first, row = e % (static_cast<std::size_t>(M_) * batch_);
         p.first_failed_row = static_cast<long long>(row);
         const double difference = std::fabs(fetch(output_.data() + e) - fetch(product_.data() + e));
         p.first_difference = std::isfinite(difference) ? difference : NAN;
@@ -333,7 +342,7 @@ ProjectionTally ProjectionWorkspace::project(const float *A, const float *B, con
 
 SampleTally ProjectionWorkspace::sample(const float *A, const float *B, const float *C, std::uint64_t seed,
                                         Precision precision) {
-    sample_elements<<<sampled_elements, sample_threads>>>(A, B, C, M_, N_, K_, seed, sample_positions_.data(),
+    sample_elements<<<sampled_elements, sample_threads>>>(A, B, C, M_, N_, K_, batch_, seed, sample_positions_.data(),
                                                           sample_values_.data());
     cuda_check(cudaGetLastError(), "the sampled check");
     const auto positions = fetch_all(sample_positions_);

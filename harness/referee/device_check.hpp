@@ -12,17 +12,18 @@
 namespace gemm {
 
 // C against R element by element, with the bound c·γ_N·magnitude; the same figures
-// as compare_output() on the CPU.
+// as compare_output() on the CPU. A batch's C is checked as its M rows stacked (M = batch·M).
 OutputCheck check_output_on_device(const float *C, const double *R, const double *magnitude, int M, int N, int K,
                                    Precision precision);
 
 // Copies float values into doubles (their absolute values when `absolute`), exactly.
 void widen_on_device(const float *values, std::size_t n, bool absolute, double *wide);
 
-// Device scratch for the checks of one shape, allocated once per case.
+// Device scratch for the checks of one shape, allocated once per case. A batch's operands are
+// its products' one after another (A batch·M×N, B batch·N×K, C batch·M×K).
 class ProjectionWorkspace {
   public:
-    ProjectionWorkspace(int M, int N, int K);
+    ProjectionWorkspace(int M, int N, int K, long long batch = 1);
     // Freivalds projections with `projection_vectors` random ±1 vectors and
     // `sampled_elements` exactly recomputed elements, all drawn from `seed`.
     TimedCallCheck check(const float *A, const float *B, const float *C, std::uint64_t seed, Precision precision);
@@ -32,6 +33,7 @@ class ProjectionWorkspace {
     SampleTally sample(const float *A, const float *B, const float *C, std::uint64_t seed, Precision precision);
 
     int M_, N_, K_;
+    long long batch_;
     DeviceArray<double> x_, y_, y_magnitude_, product_, magnitude_, output_, output_magnitude_;
     DeviceArray<double> sample_values_; // per sample: reference, magnitude, C
     DeviceArray<long long> sample_positions_;

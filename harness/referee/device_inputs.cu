@@ -15,6 +15,7 @@ struct DeviceSpec {
     std::uint64_t draws;                       // per element
     int rows, cols;
     Structure structure;
+    double mask_density;
 };
 
 __device__ std::uint64_t draw(std::uint64_t state_before, std::uint64_t k) {
@@ -64,7 +65,8 @@ __global__ void generate(DeviceSpec s, float *values) {
          e += std::size_t(gridDim.x) * blockDim.x) {
         int row = static_cast<int>(e / s.cols), col = static_cast<int>(e % s.cols);
         // A structured matrix's element is a zero or the generated value of its source.
-        values[e] = structured_source(s.structure, row, col)
+        const bool kept = s.structure != Structure::Masked || masked_keeps(s.stream, e, s.mask_density);
+        values[e] = kept && structured_source(s.structure, row, col)
                         ? element_value(s, static_cast<std::size_t>(row) * s.cols + col, row, col)
                         : 0.0f;
     }
@@ -88,6 +90,7 @@ void generate_on_device(const GeneratorSpec &spec, int input_set, MatrixId matri
     s.rows = rows;
     s.cols = cols;
     s.structure = matrix == MatrixId::A ? spec.structure_a : spec.structure_b;
+    s.mask_density = spec.mask_density;
     const std::size_t count = static_cast<std::size_t>(rows) * cols;
     const int threads = 256;
     const std::size_t blocks = std::min<std::size_t>((count + threads - 1) / threads, 65536);

@@ -99,7 +99,8 @@ Served serve(RefereeChannel &judge, CaseReferee &referee, bool spare_runner_left
 std::vector<ShapeKey> shapes_to_calibrate(const nlohmann::json &greeting) {
     std::vector<ShapeKey> shapes;
     for (const auto &s : greeting.value("calibrate", nlohmann::json::array()))
-        shapes.push_back({s.at(0).get<int>(), s.at(1).get<int>(), s.at(2).get<int>()});
+        shapes.push_back({s.at(0).get<long long>(), s.at(1).get<long long>(), s.at(2).get<long long>(),
+                          s.size() > 3 ? s.at(3).get<long long>() : 1});
     return shapes;
 }
 

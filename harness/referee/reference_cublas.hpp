@@ -10,13 +10,14 @@
 namespace gemm {
 
 struct DeviceReference {
-    DeviceReference(int M, int N, int K);
+    DeviceReference(int M, int N, int K, long long batch = 1);
     int M, N, K;
-    DeviceArray<double> value;     // (A·B)ᵢⱼ, M×K row-major
+    long long batch;
+    DeviceArray<double> value;     // (A·B)ᵢⱼ, M×K row-major, a batch's products one after another
     DeviceArray<double> magnitude; // (|A|·|B|)ᵢⱼ
 };
 
-// A and B are device arrays of M×N and N×K floats.
+// A and B are device arrays of M×N and N×K floats (batch of each, one after another).
 void compute_reference(cublasHandle_t handle, const float *A, const float *B, DeviceReference &ref);
 
 } // namespace gemm

@@ -13,10 +13,30 @@ namespace gemm {
 
 namespace {
 
-// C = A·B for row-major matrices: cuBLAS is column-major, so it computes Cᵀ = Bᵀ·Aᵀ.
-cublasStatus_t row_major_sgemm(cublasHandle_t handle, const float *A, const float *B, float *C, int M, int N, int K) {
+// The baseline: cuBLAS's call for the product as the operands are stored. C = A·B for
+// row-major matrices: cuBLAS is column-major, so it computes Cᵀ = Bᵀ·Aᵀ; an operand stored
+// transposed is op T there too; a batch is one strided-batched call; a diagonal A is SDGMM
+// (B's columns scaled, in cuBLAS's view the right side).
+cublasStatus_t baseline_product(cublasHandle_t handle, const float *A, const float *B, float *C, int M, int N, int K,
+                                const ProductLayout &layout) {
     const float one = 1, zero = 0;
-    return cublas_api().sgemm(handle, CUBLAS_OP_N, CUBLAS_OP_N, K, M, N, &one, B, K, A, N, &zero, C, K);
+    const CublasApi &api = cublas_api();
+    if (layout.a_diagonal) {
+        for (long long i = 0; i < layout.batch; ++i) {
+            const cublasStatus_t status =
+                api.sdgmm(handle, CUBLAS_SIDE_RIGHT, K, N, B + i * N * static_cast<long long>(K), K, A + i * N, 1,
+                          C + i * N * static_cast<long long>(K), K);
+            if (status != CUBLAS_STATUS_SUCCESS) return status;
+        }
+        return CUBLAS_STATUS_SUCCESS;
+    }
+    const cublasOperation_t op_b = layout.b_transposed ? CUBLAS_OP_T : CUBLAS_OP_N;
+    const cublasOperation_t op_a = layout.a_transposed ? CUBLAS_OP_T : CUBLAS_OP_N;
+    const int ld_b = layout.b_transposed ? N : K, ld_a = layout.a_transposed ? M : N;
+    if (layout.batch == 1) return api.sgemm(handle, op_b, op_a, K, M, N, &one, B, ld_b, A, ld_a, &zero, C, K);
+    return api.sgemm_strided_batched(handle, op_b, op_a, K, M, N, &one, B, ld_b, static_cast<long long>(N) * K, A, ld_a,
+                                     static_cast<long long>(M) * N, &zero, C, K, static_cast<long long>(M) * K,
+                                     static_cast<int>(layout.batch));
 }
 
 CallOutcome failed(std::string why) {
@@ -139,11 +159,13 @@ bool CudaBackend::record_own_event(cudaEvent_t &event) {
 }
 
 CallOutcome CudaBackend::call(const CallOrder &o) {
-    const auto end = [&](std::size_t offset, long long elements) { return offset + std::size_t(elements) * 4; };
+    const auto end = [&](std::size_t offset, std::size_t elements) { return offset + elements * 4; };
     const CUdeviceptr base = mapping_.base();
     const std::size_t bytes = mapping_.bytes();
-    if (!base || end(o.a_offset, 1LL * o.M * o.N) > bytes || end(o.b_offset, 1LL * o.N * o.K) > bytes ||
-        end(o.c_offset, 1LL * o.M * o.K) > bytes)
+    const std::size_t a_elements = o.layout.a_elements(o.M, o.N), b_elements = o.layout.b_elements(o.N, o.K),
+                      c_elements = o.layout.c_elements(o.M, o.K);
+    if (!base || end(o.a_offset, a_elements) > bytes || end(o.b_offset, b_elements) > bytes ||
+        end(o.c_offset, c_elements) > bytes)
         return failed("the judge ordered a call outside the mapped memory");
     const auto *A = reinterpret_cast<const float *>(base + o.a_offset);
     const auto *B = reinterpret_cast<const float *>(base + o.b_offset);
@@ -156,14 +178,15 @@ CallOutcome CudaBackend::call(const CallOrder &o) {
         if (!entry_) return failed("no solve() was loaded");
         // The NVTX range lets a profiler (rank --profile) take the solution's kernels alone.
         nvtxRangePushA("solve");
-        const std::string why = (*entry_)(A, B, C, o.dims.empty() ? std::vector<long long>{o.M, o.N, o.K} : o.dims);
+        const std::string why =
+            (*entry_)(A, B, C, o.dims.empty() ? std::vector<long long>{o.M, o.N, o.K} : o.dims, o.scalars);
         nvtxRangePop();
         if (!why.empty()) return failed(why);
         break;
     }
     case RunnerWork::Cublas:
-        if (!cublas_ || row_major_sgemm(cublas_, A, B, C, o.M, o.N, o.K) != CUBLAS_STATUS_SUCCESS)
-            return failed("cuBLAS SGEMM failed");
+        if (!cublas_ || baseline_product(cublas_, A, B, C, o.M, o.N, o.K, o.layout) != CUBLAS_STATUS_SUCCESS)
+            return failed("cuBLAS's baseline call failed");
         break;
     case RunnerWork::Nothing:
         // Nothing but what every call must do on the GPU: write C (the poison again).
@@ -172,12 +195,12 @@ CallOutcome CudaBackend::call(const CallOrder &o) {
         // a real call cost more than the empty call beyond its own events:
         // docs/perf-notes.md); the memset's own time is in its events, which are not taken
         // off the solution's time.
-        if (cudaMemsetAsync(C, 0xFF, std::size_t(o.M) * o.K * sizeof(float), nullptr) != cudaSuccess)
+        if (cudaMemsetAsync(C, 0xFF, c_elements * sizeof(float), nullptr) != cudaSuccess)
             return failed("the empty call's memset failed");
         break;
     case RunnerWork::Calibration:
-        if (launch_calibration_kernel({A, B, C, std::size_t(o.M) * o.N, std::size_t(o.N) * o.K, std::size_t(o.M) * o.K},
-                                      o.calibration_ns, multiprocessors_, o.calibration_kind) != cudaSuccess)
+        if (launch_calibration_kernel({A, B, C, a_elements, b_elements, c_elements}, o.calibration_ns, multiprocessors_,
+                                      o.calibration_kind) != cudaSuccess)
             return failed("the stand-in call's kernel failed");
         break;
     }

@@ -7,22 +7,32 @@ namespace gemm {
 
 EntryCall::EntryCall(void *function, EntryPlan plan)
     : function_(function), plan_(std::move(plan)), pointers_(plan_.arguments.size()), ints_(plan_.arguments.size()),
-      sizes_(plan_.arguments.size()), values_(plan_.arguments.size()) {
+      sizes_(plan_.arguments.size()), floats_(plan_.arguments.size()), values_(plan_.arguments.size()) {
     for (std::size_t i = 0; i < plan_.arguments.size(); ++i) {
         const auto &argument = plan_.arguments[i];
-        const bool dim = argument.source == EntryArgument::Source::Dim;
-        const bool size_t_dim = dim && argument.type == ParameterType::SizeT;
-        types_.push_back(!dim ? &ffi_type_pointer : size_t_dim ? &ffi_type_uint64 : &ffi_type_sint32);
-        values_[i] = !dim         ? static_cast<void *>(&pointers_[i])
-                     : size_t_dim ? static_cast<void *>(&sizes_[i])
-                                  : &ints_[i];
+        const bool number =
+            argument.source == EntryArgument::Source::Dim || argument.source == EntryArgument::Source::Scalar;
+        if (!number) {
+            types_.push_back(&ffi_type_pointer);
+            values_[i] = &pointers_[i];
+        } else if (argument.type == ParameterType::SizeT) {
+            types_.push_back(&ffi_type_uint64);
+            values_[i] = &sizes_[i];
+        } else if (argument.type == ParameterType::Float) {
+            types_.push_back(&ffi_type_float);
+            values_[i] = &floats_[i];
+        } else {
+            types_.push_back(&ffi_type_sint32);
+            values_[i] = &ints_[i];
+        }
     }
     if (ffi_prep_cif(&cif_, FFI_DEFAULT_ABI, static_cast<unsigned>(types_.size()), &ffi_type_void, types_.data()) !=
         FFI_OK)
         throw std::invalid_argument("libffi cannot describe the call of " + plan_.symbol);
 }
 
-std::string EntryCall::operator()(const float *A, const float *B, float *C, const std::vector<long long> &dims) {
+std::string EntryCall::operator()(const float *A, const float *B, float *C, const std::vector<long long> &dims,
+                                  const std::map<std::string, double> &scalars) {
     for (std::size_t i = 0; i < plan_.arguments.size(); ++i) {
         const auto &argument = plan_.arguments[i];
         switch (argument.source) {
@@ -35,6 +45,14 @@ std::string EntryCall::operator()(const float *A, const float *B, float *C, cons
             ints_[i] = static_cast<std::int32_t>(dims[argument.dim]);
             sizes_[i] = static_cast<std::uint64_t>(dims[argument.dim]);
             break;
+        case EntryArgument::Source::Scalar: {
+            const auto found = scalars.find(argument.role);
+            if (found == scalars.end()) return "the call has no scalar " + argument.role;
+            ints_[i] = static_cast<std::int32_t>(found->second);
+            sizes_[i] = static_cast<std::uint64_t>(found->second);
+            floats_[i] = static_cast<float>(found->second);
+            break;
+        }
         }
     }
     ffi_call(&cif_, reinterpret_cast<void (*)()>(function_), nullptr, values_.data());

@@ -8,6 +8,7 @@
 #include <ffi.h>
 
 #include <cstdint>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -21,8 +22,9 @@ class EntryCall {
     EntryCall &operator=(const EntryCall &) = delete;
     EntryCall(EntryCall &&) = delete;
 
-    // "" or why the call cannot be made (dims missing for an argument).
-    std::string operator()(const float *A, const float *B, float *C, const std::vector<long long> &dims);
+    // "" or why the call cannot be made (dims or a scalar missing for an argument).
+    std::string operator()(const float *A, const float *B, float *C, const std::vector<long long> &dims,
+                           const std::map<std::string, double> &scalars = {});
 
   private:
     void *function_;
@@ -34,6 +36,7 @@ class EntryCall {
     std::vector<const void *> pointers_;
     std::vector<std::int32_t> ints_;
     std::vector<std::uint64_t> sizes_;
+    std::vector<float> floats_;
     std::vector<void *> values_;
 };
 

@@ -54,12 +54,14 @@ const RunSelection *find_run_selection(const std::string &name) {
 bool fail_fast_stops(int crashed_or_hung, bool keep_going) { return !keep_going && crashed_or_hung >= fail_fast_limit; }
 
 std::optional<std::string> too_big_for_gpu(const TestCase &tc, long long gpu_memory_bytes) {
-    const double needed = gpu_bytes_needed(tc.M, tc.N, tc.K);
+    const double needed = gpu_bytes_needed(tc.M, tc.N, tc.K, tc.layout);
     if (needed <= 0.9 * double(gpu_memory_bytes)) return std::nullopt;
     return "needs " + std::to_string(int(needed / 1e9)) + " GB of GPU memory, the GPU has " +
            std::to_string(int(gpu_memory_bytes / 1e9)) + " GB";
 }
 
-bool small_enough_to_sanitize(const TestCase &tc) { return double(tc.M) * tc.N * tc.K <= (1 << 22); }
+bool small_enough_to_sanitize(const TestCase &tc) {
+    return double(tc.M) * tc.N * tc.K * double(tc.layout.batch) <= (1 << 22);
+}
 
 } // namespace gemm

@@ -86,6 +86,35 @@ std::vector<std::string> factors(const std::string &expression) {
     return names;
 }
 
+// The value of a product of dims (a batch's count, an axis of the product) for a case's dims;
+// a name that is no dim counts 1 (the descriptor's check refuses such names where they matter).
+long long product_of(const ProblemDescriptor &p, const std::vector<std::string> &names,
+                     const std::vector<long long> &values) {
+    long long product = 1;
+    for (const auto &name : names) {
+        const auto at = static_cast<std::size_t>(std::find(p.dims.begin(), p.dims.end(), name) - p.dims.begin());
+        if (at < values.size()) product *= values[at];
+    }
+    return product;
+}
+
+// A batch this judge lays out: each operand's stride is one whole product's operand (the
+// dims of its two axes, in any order), so the products lie one right after another.
+bool batch_is_contiguous(const ProblemDescriptor &p) {
+    const json &batch = p.rest.at("batch");
+    if (!batch.is_object() || !batch.contains("count") || !batch.at("count").is_string()) return false;
+    const auto stride_is = [&](const char *key, int first_axis, int second_axis) {
+        if (!batch.contains(key) || !batch.at(key).is_string()) return false;
+        auto stride = factors(batch.at(key).get<std::string>());
+        auto whole = p.gemm[first_axis];
+        whole.insert(whole.end(), p.gemm[second_axis].begin(), p.gemm[second_axis].end());
+        std::sort(stride.begin(), stride.end());
+        std::sort(whole.begin(), whole.end());
+        return stride == whole;
+    };
+    return stride_is("stride_A", 0, 1) && stride_is("stride_B", 1, 2) && stride_is("stride_C", 0, 2);
+}
+
 ProblemDescriptor make_default_problem() {
     ProblemDescriptor p;
     p.name = "leetgpu/2-matrix-multiplication";
@@ -132,9 +161,12 @@ std::vector<std::string> ProblemDescriptor::not_yet_judged() const {
     if (dtypes() != "fp32") missing.push_back(dtypes() + " operands");
     if (rest.contains("op")) {
         const json &op = rest.at("op");
-        if (op.value("A", "N") != "N" || op.value("B", "N") != "N") missing.push_back("transposed operands");
+        for (const char *operand : {"A", "B"})
+            if (op.value(operand, "N") != "N" && op.value(operand, "N") != "T")
+                missing.push_back(std::string("op ") + operand + " = " + op.value(operand, "?"));
     }
-    if (rest.contains("batch")) missing.push_back("batches with their own strides");
+    if (rest.contains("batch") && !batch_is_contiguous(*this))
+        missing.push_back("batch strides other than one product after another");
     if (rest.contains("scaling") || rest.value("c_read", false)) missing.push_back("alpha and beta");
     // A triangle kept of the product of two such triangles is the product itself.
     const bool triangle_of_triangles =
@@ -150,25 +182,24 @@ std::vector<std::string> ProblemDescriptor::not_yet_judged() const {
     if (rest.contains("quantization")) missing.push_back("int8 quantization");
     if (rest.contains("structure"))
         for (const auto &[operand, kind] : rest.at("structure").items())
-            if (kind.is_string() && !structure_of(kind.get<std::string>()))
+            if (kind.is_string() && !structure_of(kind.get<std::string>()) &&
+                !(kind.get<std::string>() == "diagonal" && operand == "A"))
                 missing.push_back(kind.get<std::string>() + " " + operand);
     for (const auto &[role, parameter] : roles)
-        if (role != "A" && role != "B" && role != "C") missing.push_back("a parameter in the role " + role);
+        if (role != "A" && role != "B" && role != "C" && role != "nnz")
+            missing.push_back("a parameter in the role " + role);
     return missing;
 }
 
 std::array<long long, 3> ProblemDescriptor::gemm_shape(const std::vector<long long> &values) const {
     std::array<long long, 3> shape{1, 1, 1};
-    for (int axis = 0; axis < 3; ++axis)
-        for (const auto &factor : gemm[axis]) {
-            const auto at = std::find(dims.begin(), dims.end(), factor) - dims.begin();
-            shape[axis] *= values.at(static_cast<std::size_t>(at));
-        }
+    for (int axis = 0; axis < 3; ++axis) shape[axis] = product_of(*this, gemm[axis], values);
     return shape;
 }
 
 std::optional<Structure> structure_of(const std::string &name) {
     if (name == "general") return Structure::General;
+    if (name == "masked") return Structure::Masked;
     if (name == "lower") return Structure::Lower;
     if (name == "upper") return Structure::Upper;
     if (name == "symmetric") return Structure::Symmetric;
@@ -178,6 +209,26 @@ std::optional<Structure> structure_of(const std::string &name) {
 Structure ProblemDescriptor::structure(const char *operand) const {
     if (!rest.contains("structure") || !rest.at("structure").is_object()) return Structure::General;
     return structure_of(rest.at("structure").value(operand, "general")).value_or(Structure::General);
+}
+
+double ProblemDescriptor::mask_density() const {
+    if (!rest.contains("structure") || !rest.at("structure").is_object()) return 1.0;
+    const json &density = rest.at("structure").value("density", json(1.0));
+    return density.is_number() ? density.get<double>() : 1.0;
+}
+
+ProductLayout ProblemDescriptor::layout(const std::vector<long long> &values) const {
+    ProductLayout l;
+    if (rest.contains("batch") && rest.at("batch").is_object() && rest.at("batch").contains("count") &&
+        rest.at("batch").at("count").is_string())
+        l.batch = product_of(*this, factors(rest.at("batch").at("count").get<std::string>()), values);
+    if (rest.contains("op") && rest.at("op").is_object()) {
+        l.a_transposed = rest.at("op").value("A", "N") == "T";
+        l.b_transposed = rest.at("op").value("B", "N") == "T";
+    }
+    l.a_diagonal = rest.contains("structure") && rest.at("structure").is_object() &&
+                   rest.at("structure").value("A", "") == "diagonal";
+    return l;
 }
 
 const ProblemDescriptor &default_problem() {

@@ -7,6 +7,7 @@
 // judged as something else.
 #pragma once
 
+#include "common/product_layout.hpp"
 #include "common/rng.hpp"
 
 #include <nlohmann/json.hpp>
@@ -52,13 +53,19 @@ struct ProblemDescriptor {
     // What this judge cannot judge of it yet ("fp16 operands", "an epilogue: bias, relu"); empty
     // when it judges it as the product of FP32 A and B.
     std::vector<std::string> not_yet_judged() const;
-    // How the generator shapes operand "A" or "B" (General where the judge has no such shape).
+    // How the generator shapes operand "A" or "B" (General where the judge has no such shape,
+    // and for a diagonal, which is a layout).
     Structure structure(const char *operand) const;
+    // A masked operand's density (`structure.density`, 1 without one).
+    double mask_density() const;
+    // How the solution's operands are stored for a case of these dims: the batch's count, the
+    // transposes, A's diagonal.
+    ProductLayout layout(const std::vector<long long> &dims) const;
     // The case's dims → M, N, K of the product.
     std::array<long long, 3> gemm_shape(const std::vector<long long> &dims) const;
 };
 
-// "lower" → Lower; nothing for a structure the generator does not make (diagonal, masked).
+// "lower" → Lower; nothing for a structure the generator does not make ("diagonal" is a layout).
 std::optional<Structure> structure_of(const std::string &name);
 
 // `file:0: why` (escaped), for a descriptor that is not one.

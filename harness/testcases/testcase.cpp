@@ -261,9 +261,17 @@ void Parser::parse_shape(const std::vector<std::string> &t, TestCase &tc) {
     tc.K = static_cast<int>(shape[2]);
     tc.generator.structure_a = problem_.structure("A");
     tc.generator.structure_b = problem_.structure("B");
+    tc.generator.mask_density = problem_.mask_density();
+    tc.layout = problem_.layout(tc.dims);
+    tc.passes_nonzeros = problem_.roles.count("nnz") > 0;
+    const long long most_rows = std::max<long long>({tc.M, tc.N, tc.K}); // of any operand, stored or checked
+    if (tc.layout.batch * most_rows > std::numeric_limits<int>::max())
+        fail("the batch's " + std::to_string(tc.layout.batch) + " products of " + std::to_string(most_rows) +
+             " rows exceed 2^31 - 1 rows");
     if ((tc.generator.structure_a == Structure::Symmetric && tc.M != tc.N) ||
         (tc.generator.structure_b == Structure::Symmetric && tc.N != tc.K))
         fail("a symmetric operand must be square");
+    if (tc.layout.a_diagonal && tc.M != tc.N) fail("a diagonal A makes a square product's A: its M and N differ");
 }
 
 TestCase Parser::parse(const std::string &name) {
@@ -319,7 +327,9 @@ TestCase Parser::parse(const std::string &name) {
 
 } // namespace
 
-double default_time_limit_s(int M, int N, int K) { return 1.0 + flop_count(M, N, K) / 100e9; }
+double default_time_limit_s(int M, int N, int K, long long batch) {
+    return 1.0 + static_cast<double>(batch) * flop_count(M, N, K) / 100e9;
+}
 
 CaseInputs case_inputs(const TestCase &tc, int input_set) {
     if (tc.has_explicit_data && input_set == checked_input_set) return {tc.A, tc.B};
@@ -328,7 +338,7 @@ CaseInputs case_inputs(const TestCase &tc, int input_set) {
 }
 
 double time_limit_s(const TestCase &tc) {
-    return tc.time_limit_s > 0 ? tc.time_limit_s : default_time_limit_s(tc.M, tc.N, tc.K);
+    return tc.time_limit_s > 0 ? tc.time_limit_s : default_time_limit_s(tc.M, tc.N, tc.K, tc.layout.batch);
 }
 
 TestCase parse_testcase(const std::string &text, const std::string &path, const std::string &name,

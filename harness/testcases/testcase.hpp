@@ -3,6 +3,7 @@
 #pragma once
 
 #include "common/errors.hpp"
+#include "common/product_layout.hpp"
 #include "common/rng.hpp"
 #include "common/shape.hpp"
 #include "measurement/stats.hpp"
@@ -18,10 +19,11 @@
 namespace gemm {
 
 struct TestCase {
-    std::string name;     // path below the suite root without ".case", e.g. "secret/07-primes"
-    std::string category; // first folder of the name: sample, secret, perf
-    std::string path;     // the file it came from, for messages
-    int M = 0, N = 0, K = 0;
+    std::string name;        // path below the suite root without ".case", e.g. "secret/07-primes"
+    std::string category;    // first folder of the name: sample, secret, perf
+    std::string path;        // the file it came from, for messages
+    int M = 0, N = 0, K = 0; // one product's; a batch has layout.batch of them
+    ProductLayout layout;    // how the solution's operands are stored (the problem's, for this shape)
     // Data of a generated case; for every case also the timed calls' inputs.
     GeneratorSpec generator;
     bool has_explicit_data = false;
@@ -33,14 +35,15 @@ struct TestCase {
     // the default problem; empty for a case made in code, which means M, N, K.
     std::vector<long long> dims;
     std::map<std::string, double> scalars; // `scalar NAME VALUE` lines, by role
+    bool passes_nonzeros = false;          // the entry point is told A's count of non-zeros (role nnz)
 };
 
 // A slow but correct kernel (naive, ~1 TFLOP/s) must never get TLE: one second plus
 // the time at 100 GFLOP/s, so a hang on a small case is still found within seconds.
-double default_time_limit_s(int M, int N, int K);
+double default_time_limit_s(int M, int N, int K, long long batch = 1);
 double time_limit_s(const TestCase &tc);
 
-inline Shape shape_of(const TestCase &tc) { return {tc.M, tc.N, tc.K}; }
+inline Shape shape_of(const TestCase &tc) { return {tc.M, tc.N, tc.K, tc.layout.batch}; }
 
 struct CaseInputs {
     std::vector<float> A, B;

@@ -36,6 +36,7 @@ std::string describe(const Verification &v);
 struct CaseResult {
     std::string name;
     int M = 0, N = 0, K = 0;
+    long long batch = 1; // products of M×N×K in the case (a batched problem's)
     Verdict verdict = Verdict::JE;
     std::string detail;
     std::optional<OutputCheck> check;

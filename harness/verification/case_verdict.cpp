@@ -79,6 +79,7 @@ CaseResult decide_case(const std::string &name, const Shape &shape, CaseFacts fa
     r.M = shape.M;
     r.N = shape.N;
     r.K = shape.K;
+    r.batch = shape.batch;
     return r;
 }
 

@@ -5,9 +5,13 @@
 
 namespace gemm {
 
-double gpu_bytes_needed(int M, int N, int K) {
-    const double a = double(M) * N, b = double(N) * K, c = double(M) * K;
-    return 4 * (2 * a + 2 * b + 2 * c) + 8 * (a + b + 2 * c);
+double gpu_bytes_needed(int M, int N, int K, const ProductLayout &layout) {
+    // Stored (the arena's and the referee's pristine copy), the checks' canonical copies where
+    // the layout differs, and the FP64 reference with its widened operands.
+    const double a = double(layout.batch) * M * N, b = double(layout.batch) * N * K, c = double(layout.batch) * M * K;
+    const double a_stored = double(layout.a_elements(M, N)), b_stored = double(layout.b_elements(N, K));
+    const double canonical = (layout.a_transposed || layout.a_diagonal ? a : 0) + (layout.b_transposed ? b : 0);
+    return 4 * (2 * a_stored + 2 * b_stored + 2 * c + canonical) + 8 * (a + b + 2 * c);
 }
 
 std::string gigabytes(double bytes) {

@@ -8,6 +8,7 @@
 // to judge here (JE, naming it, as measurement/gpu_sharing.hpp does for a busy GPU); the rest JE.
 #pragma once
 
+#include "common/product_layout.hpp"
 #include "measurement/gpu_sharing.hpp"
 
 #include <optional>
@@ -21,7 +22,7 @@ namespace gemm {
 // twice in FP32 (the referee's copy and the solution's), C twice (the solution's and the
 // snapshot the checks read), the FP64 reference and its magnitudes, and one FP64 copy of A
 // and of B for the reference's DGEMM.
-double gpu_bytes_needed(int M, int N, int K);
+double gpu_bytes_needed(int M, int N, int K, const ProductLayout &layout = {});
 
 // One process with a context on the GPU, as NVML lists it.
 struct GpuMemoryHolder {

@@ -14,7 +14,7 @@ double dense_tensor_peak_flops(const DeviceInfo &device) {
 std::optional<std::string> impossible_timing(const CaseResult &r, const DeviceInfo &device) {
     if (!r.timing || device.sm_count <= 0) return std::nullopt;
     const double median_ms = r.timing->stats.median_ms;
-    const double achieved = median_ms > 0 ? gflops(flop_count(r.M, r.N, r.K), median_ms) * 1e9 : INFINITY;
+    const double achieved = median_ms > 0 ? gflops(flop_count(r.M, r.N, r.K, r.batch), median_ms) * 1e9 : INFINITY;
     const double peak = dense_tensor_peak_flops(device);
     if (achieved <= peak) return std::nullopt;
     char text[400];

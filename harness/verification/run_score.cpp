@@ -8,6 +8,7 @@ std::optional<std::vector<TimedShape>> accepted_timed_shapes(const std::vector<C
         if (r.verdict != Verdict::AC) return std::nullopt;
         if (!r.timing) continue;
         TimedShape shape{r.M, r.N, r.K, r.timing->stats.median_ms, std::nullopt, r.timing->sm_clock_mhz};
+        shape.batch = r.batch;
         if (r.baseline) shape.cublas_ms = r.baseline->stats.median_ms;
         shapes.push_back(shape);
     }

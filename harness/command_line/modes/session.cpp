@@ -152,7 +152,7 @@ std::optional<int> Session::prepare(const std::vector<TestCase> &cases, std::uni
                                     const std::vector<TestCase> &also_timed) {
     for (const auto *list : {&cases, &also_timed})
         for (const auto &tc : *list) {
-            const std::array<int, 3> shape{tc.M, tc.N, tc.K};
+            const std::array<long long, 4> shape{tc.M, tc.N, tc.K, tc.layout.batch};
             const bool timed = list == &also_timed || policy_for(tc, options.case_run).timed;
             if (timed && std::find(timed_shapes.begin(), timed_shapes.end(), shape) == timed_shapes.end())
                 timed_shapes.push_back(shape);

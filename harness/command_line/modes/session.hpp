@@ -49,9 +49,9 @@ struct Session {
     RunContext context;
     std::string referee, runner; // the programs beside the judge's own
     Progress progress;
-    std::vector<std::array<int, 3>> timed_shapes; // set by prepare()
-    const Supervisor *supervisor_ = nullptr;      // the one prepare() made: its case runs are timed
-    Supervisor::CaseRuns other_runs_;             // those of supervisors of its own (--sanitize's, a tool each)
+    std::vector<std::array<long long, 4>> timed_shapes; // M, N, K, batch; set by prepare()
+    const Supervisor *supervisor_ = nullptr;            // the one prepare() made: its case runs are timed
+    Supervisor::CaseRuns other_runs_;                   // those of supervisors of its own (--sanitize's, a tool each)
 
     // Probes the GPU, compiles the solution and starts its processes. The exit status
     // when no case can run (CE, no GPU: the reporters have been told, with `cases` as

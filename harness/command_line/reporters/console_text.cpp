@@ -84,7 +84,7 @@ std::string rate_text(const CaseResult &r) {
     const TimedRun &run = *r.timing;
     const double resolution = time_resolution_ms(run);
     if (resolve_time(run.stats.median_ms, resolution).kind == ResolvedTime::Kind::Below) return "";
-    const double tflops = gflops(flop_count(r.M, r.N, r.K), run.stats.median_ms) / 1000;
+    const double tflops = gflops(flop_count(r.M, r.N, r.K, r.batch), run.stats.median_ms) / 1000;
     const int digits = significant_digits(run.stats.median_ms, resolution);
     const int decimals = std::max(0, digits - 1 - static_cast<int>(std::floor(std::log10(std::max(tflops, 1e-9)))));
     // Under a thousandth of a TFLOP/s a rate says nothing of a kernel: the call is all path.

@@ -153,7 +153,8 @@ json case_report_json(const CaseResult &r) {
               {"timing", optional_timing_json(r.timing)},
               {"baseline_cublas", optional_timing_json(r.baseline)},
               {"error_over_bound", error_over_bound(r)}};
-    if (r.timing) c["gflops"] = gflops(flop_count(r.M, r.N, r.K), r.timing->stats.median_ms);
+    if (r.batch > 1) c["batch"] = r.batch; // a batched problem's products of M×N×K
+    if (r.timing) c["gflops"] = gflops(flop_count(r.M, r.N, r.K, r.batch), r.timing->stats.median_ms);
     // How far the medians may move when judged again (measurement/time_resolution.hpp).
     if (r.timing) c["time_resolution_ms"] = time_resolution_ms(*r.timing);
     if (r.baseline) c["cublas_time_resolution_ms"] = time_resolution_ms(*r.baseline);

@@ -28,7 +28,7 @@ void to_json(nlohmann::json &j, const ProfileFinding &x) {
          {"kernels", p.kernels},
          {"duration_ms", p.duration_ms},
          {"judge_median_ms", x.judge_median_ms},
-         {"tflops", flop_count(x.shape.M, x.shape.N, x.shape.K) / (p.duration_ms * 1e9)},
+         {"tflops", flop_count(x.shape.M, x.shape.N, x.shape.K, x.shape.batch) / (p.duration_ms * 1e9)},
          {"sm_throughput_percent", p.sm_percent},
          {"dram_throughput_percent", p.dram_percent},
          {"achieved_occupancy_percent", p.occupancy_percent},
@@ -43,7 +43,7 @@ void to_json(nlohmann::json &j, const RankSummary &x) {
                    per_shape_gflops = nlohmann::json::object();
     for (const RankRow &row : x.rows) {
         const CaseResult &r = row.result;
-        const double flops = flop_count(r.M, r.N, r.K);
+        const double flops = flop_count(r.M, r.N, r.K, r.batch);
         const double cublas_gflops = gflops(flops, r.baseline->stats.median_ms);
         const double own_gflops = gflops(flops, r.timing->stats.median_ms);
         rows.push_back({{"name", r.name},
@@ -90,7 +90,7 @@ nlohmann::json side_json(const SideRounds &t) {
 void to_json(nlohmann::json &j, const CompareSummary &x) {
     nlohmann::json shapes = nlohmann::json::array();
     for (const ComparedShape &r : x.shapes) {
-        const double flops = flop_count(r.shape.M, r.shape.N, r.shape.K);
+        const double flops = flop_count(r.shape.M, r.shape.N, r.shape.K, r.shape.batch);
         shapes.push_back({{"name", r.name},
                           {"M", r.shape.M},
                           {"N", r.shape.N},

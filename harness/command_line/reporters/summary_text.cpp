@@ -62,7 +62,7 @@ std::string text_of(const StressFinding &x) {
 
 std::string text_of(const ProfileFinding &x) {
     const KernelProfile &p = x.profile;
-    const double flop = flop_count(x.shape.M, x.shape.N, x.shape.K);
+    const double flop = flop_count(x.shape.M, x.shape.N, x.shape.K, x.shape.batch);
     std::string text = "profile of " + x.case_name + " (Nsight Compute, clocks as found, one call of solve()):\n";
     text += "  kernel " + p.kernel + (p.kernels > 1 ? " and " + std::to_string(p.kernels - 1) + " more" : "") + "\n";
     text += "  duration " + formatted("%.4g ms", p.duration_ms) + "; the judge's median " +
@@ -103,7 +103,7 @@ std::string text_of(const CompareSummary &x) {
                        pad_to_width("interval", 14) + formatted("%9s  %s\n", "p-value", "verdict");
     bool raw_compared = false;
     for (const ComparedShape &r : x.shapes) {
-        const double flops = flop_count(r.shape.M, r.shape.N, r.shape.K);
+        const double flops = flop_count(r.shape.M, r.shape.N, r.shape.K, r.shape.batch);
         const char *verdict = !r.significant        ? "not significant"
                               : r.speedup.ratio > 1 ? "new is faster"
                                                     : "new is slower";

@@ -386,6 +386,35 @@ TEST_CASE("a stand-in order carries its length to the runner, and other orders c
     CHECK_FALSE(json(o).contains("stand_in_kind"));
 }
 
+TEST_CASE(
+    "a case's layout, masked density and nnz argument travel to the referee, and its call's scalars to the runner") {
+    TestCase tc;
+    tc.name = "sample/01";
+    tc.M = 3;
+    tc.N = 4;
+    tc.K = 5;
+    tc.layout.batch = 7;
+    tc.layout.a_transposed = true;
+    tc.generator.structure_a = Structure::Masked;
+    tc.generator.mask_density = 0.35;
+    tc.passes_nonzeros = true;
+    const auto back = round_trip(tc);
+    CHECK(back.layout == tc.layout);
+    CHECK(back.generator.structure_a == Structure::Masked);
+    CHECK(back.generator.mask_density == 0.35);
+    CHECK(back.passes_nonzeros);
+    CallOrder o;
+    o.layout.batch = 3;
+    o.layout.a_diagonal = true;
+    o.scalars = {{"nnz", 41}};
+    const CallOrder order = json(o).get<CallOrder>();
+    CHECK(order.layout == o.layout);
+    CHECK(order.scalars == o.scalars);
+    json bad = o;
+    bad["layout"]["batch"] = 0;
+    CHECK_THROWS_AS(bad.get<CallOrder>(), std::invalid_argument);
+}
+
 TEST_CASE("a stand-in order names its kind, and an unknown kind is refused rather than run as another") {
     CallOrder o;
     o.work = RunnerWork::Calibration;

@@ -2,6 +2,7 @@
 // full output check figure for figure, the projected check row for row.
 #include "common/rng.hpp"
 #include "judging/os/gpu_turn.hpp"
+#include "referee/canonical_operands.hpp"
 #include "referee/device_check.hpp"
 #include "referee/device_info.hpp"
 #include "referee/device_inputs.hpp"
@@ -90,6 +91,88 @@ TEST_CASE("the GPU generator gives the CPU generator's structured matrices bit f
                 CAPTURE(n);
                 CHECK(std::memcmp(back.data(), cpu.data(), cpu.size() * sizeof(float)) == 0);
             }
+}
+
+TEST_CASE("the GPU generator gives the CPU generator's masked matrices bit for bit, and their count of non-zeros") {
+    if (skip_without_gpu()) return;
+    for (const double density : {0.0, 0.35, 1.0})
+        for (const int rows : {1, 33, 257}) {
+            GeneratorSpec spec;
+            spec.structure_a = Structure::Masked;
+            spec.mask_density = density;
+            spec.seed = 7 + rows;
+            const int cols = 301;
+            const auto cpu = generate_matrix(spec, checked_input_set, MatrixId::A, rows, cols);
+            DeviceArray<float> gpu(cpu.size());
+            generate_on_device(spec, checked_input_set, MatrixId::A, rows, cols, gpu.data());
+            CAPTURE(density);
+            CAPTURE(rows);
+            CHECK(std::memcmp(from_device(gpu).data(), cpu.data(), cpu.size() * sizeof(float)) == 0);
+            const auto nonzeros = std::count_if(cpu.begin(), cpu.end(), [](float v) { return v != 0.0f; });
+            CHECK(count_nonzero_on_device(gpu.data(), gpu.size()) == nonzeros);
+        }
+}
+
+TEST_CASE("the checks' operands: a batch of transposes turned back, a diagonal laid out square") {
+    if (skip_without_gpu()) return;
+    const long long batch = 3, rows = 5, cols = 7;
+    std::vector<float> stored(batch * rows * cols);
+    for (std::size_t i = 0; i < stored.size(); ++i) stored[i] = static_cast<float>(i) + 0.5f;
+    const auto d_stored = on_device(stored);
+    DeviceArray<float> transposed(stored.size());
+    transpose_on_device(d_stored.data(), batch, rows, cols, transposed.data());
+    const auto t = from_device(transposed);
+    for (long long b = 0; b < batch; ++b)
+        for (long long r = 0; r < rows; ++r)
+            for (long long c = 0; c < cols; ++c)
+                CHECK(t[b * rows * cols + c * rows + r] == stored[b * rows * cols + r * cols + c]);
+    const long long n = 4;
+    const std::vector<float> diagonal{1, -2, 3, 0.25f, 5, 6, 7, 8};
+    const auto d_diagonal = on_device(diagonal);
+    DeviceArray<float> square(2 * n * n);
+    diagonal_on_device(d_diagonal.data(), 2, n, square.data());
+    const auto q = from_device(square);
+    for (long long b = 0; b < 2; ++b)
+        for (long long r = 0; r < n; ++r)
+            for (long long c = 0; c < n; ++c) CHECK(q[b * n * n + r * n + c] == (r == c ? diagonal[b * n + r] : 0.0f));
+}
+
+TEST_CASE("the GPU projected check of a batch projects each product on its own vectors") {
+    if (skip_without_gpu()) return;
+    const int M = 40, N = 1100, K = 33;
+    const long long batch = 5;
+    GeneratorSpec spec;
+    spec.seed = 21;
+    const auto A = generate_matrix(spec, 0, MatrixId::A, static_cast<int>(batch * M), N);
+    const auto B = generate_matrix(spec, 0, MatrixId::B, static_cast<int>(batch * N), K);
+    std::vector<float> C;
+    for (long long b = 0; b < batch; ++b) {
+        const std::vector<float> a(A.begin() + b * M * N, A.begin() + (b + 1) * M * N);
+        const std::vector<float> bb(B.begin() + b * N * K, B.begin() + (b + 1) * N * K);
+        const Reference ref = reference_on_cpu(a, bb, M, N, K);
+        C.insert(C.end(), ref.value.begin(), ref.value.end());
+    }
+    const auto a = on_device(A), b = on_device(B), right = on_device(C);
+    ProjectionWorkspace workspace(M, N, K, batch);
+    const TimedCallCheck good = workspace.check(a.data(), b.data(), right.data(), 5, Precision::FP32);
+    CHECK(good.projection.rows_checked == projection_vectors * M * batch);
+    CHECK(good.projection.rows_failed == 0);
+    CHECK(good.samples.out_of_bound == 0);
+    CHECK(judge_timed_call(good, Precision::FP32, N, M * K * batch).verdict == Verdict::AC);
+    // The fourth product computed with the second's B: a wrong stride the other products hide.
+    std::vector<float> wrong = C;
+    {
+        const std::vector<float> a3(A.begin() + 3 * M * N, A.begin() + 4 * M * N);
+        const std::vector<float> b1(B.begin() + 1 * N * K, B.begin() + 2 * N * K);
+        const Reference ref = reference_on_cpu(a3, b1, M, N, K);
+        std::copy(ref.value.begin(), ref.value.end(), wrong.begin() + 3 * M * K);
+    }
+    const auto bad_c = on_device(wrong);
+    const TimedCallCheck bad = workspace.check(a.data(), b.data(), bad_c.data(), 6, Precision::FP32);
+    CHECK(bad.projection.rows_failed > projection_vectors * M / 2);
+    CHECK(bad.projection.first_failed_row >= 3 * M);
+    CHECK(bad.projection.first_failed_row < 4 * M);
+    CHECK(judge_timed_call(bad, Precision::FP32, N, M * K * batch).verdict == Verdict::WA);
 }
 
 TEST_CASE("the GPU output check gives the CPU check's figures") {

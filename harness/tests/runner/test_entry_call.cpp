@@ -19,6 +19,13 @@ extern "C" void record_call(const float *A, const float *B, float *C, std::size_
     seen = {A, B, C, n, m, k};
 }
 
+int seen_nonzeros = 0;
+float seen_scale = 0;
+extern "C" void record_scalars(const float *, const float *, float *, int, int nnz, float scale) {
+    seen_nonzeros = nnz;
+    seen_scale = scale;
+}
+
 } // namespace
 
 TEST_CASE("an entry point of any parameter list gets the call's pointers and the case's dims") {
@@ -34,4 +41,15 @@ TEST_CASE("an entry point of any parameter list gets the call's pointers and the
     CHECK(seen.m == 7);
     CHECK(seen.k == -3);
     CHECK(call(&a, &b, &c, {1}) == "the call has no dim 2");
+}
+
+TEST_CASE("a scalar argument comes from the call's scalars by its role, as an int or a float") {
+    const auto plan = parse_entry_plan("record_scalars:A,B,C,0/int,=nnz/int,=scale/float");
+    REQUIRE(plan);
+    EntryCall call(reinterpret_cast<void *>(&record_scalars), *plan);
+    float a = 0, b = 0, c = 0;
+    CHECK(call(&a, &b, &c, {3}, {{"nnz", 1234}, {"scale", 0.5}}) == "");
+    CHECK(seen_nonzeros == 1234);
+    CHECK(seen_scale == 0.5f);
+    CHECK(call(&a, &b, &c, {3}, {{"scale", 0.5}}) == "the call has no scalar nnz");
 }

@@ -45,7 +45,13 @@ CaseResult run_case(RefereeChannel &judge, RunnerLink &runner, const CaseRequest
     CaseResult r;
     RunnerReply reply = runner.map(fd, bytes);
     close(fd);
-    CallOrder order{tc.M, tc.N, tc.K, tc.dims, 0, a * sizeof(float), (a + b) * sizeof(float), RunnerWork::Solve};
+    CallOrder order;
+    order.M = tc.M;
+    order.N = tc.N;
+    order.K = tc.K;
+    order.dims = tc.dims;
+    order.b_offset = a * sizeof(float);
+    order.c_offset = (a + b) * sizeof(float);
     // A case named "calibration-first…" gets the judge's calibration call in the solution's
     // process before solve(), as the real referee makes them between a short run's calls.
     if (reply.kind == RunnerReply::Kind::Done && tc.name.rfind("calibration-first", 0) == 0) {

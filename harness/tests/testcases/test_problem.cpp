@@ -61,6 +61,13 @@ TEST_CASE("a problem's dims make the product it judges: n·m rows of A for a 3-D
     REQUIRE(plan);
     CHECK(entry_plan_text(*plan) == "solution:A,B,C,0/size_t,3/int");
     CHECK_FALSE(parse_entry_plan("solution:A,B,X"));
+    const auto scalar = parse_entry_plan("solve:A,B,C,0/int,=nnz/int");
+    REQUIRE(scalar);
+    CHECK(scalar->arguments[4].source == EntryArgument::Source::Scalar);
+    CHECK(scalar->arguments[4].role == "nnz");
+    CHECK(entry_plan_text(*scalar) == "solve:A,B,C,0/int,=nnz/int");
+    CHECK_FALSE(parse_entry_plan("solve:A,B,C,=nnz/double"));
+    CHECK_FALSE(parse_entry_plan("solve:A,B,C,=n;z/int"));
     CHECK_FALSE(parse_entry_plan("A,B,C"));
 }
 
@@ -83,6 +90,66 @@ TEST_CASE("what a problem needs beyond an FP32 product is named, never judged as
     REQUIRE(missing.size() == 2);
     CHECK(missing[0] == "fp16 in, fp32 accumulate, fp16 out operands");
     CHECK(missing[1] == "an epilogue (relu)");
+}
+
+TEST_CASE("a problem's layout: a batch of products one after another, operands stored transposed, A's diagonal") {
+    const auto batched = parse_problem(
+        with("\"baseline\"", "\"batch\": {\"count\": \"n\", \"stride_A\": \"k*m\", \"stride_B\": \"k*l\", "
+                             "\"stride_C\": \"m*l\"}, \"op\": {\"A\": \"N\", \"B\": \"T\"}, \"baseline\""),
+        "p/problem.json");
+    // (the 3-D problem's M is n·m; this test's descriptor keeps it, so A's stride is not one product's)
+    CHECK(batched.not_yet_judged() == std::vector<std::string>{"batch strides other than one product after another"});
+    const auto layout = batched.layout({4, 3, 5, 6});
+    CHECK(layout.batch == 4);
+    CHECK_FALSE(layout.a_transposed);
+    CHECK(layout.b_transposed);
+    CHECK(layout.b_elements(5, 6) == 4 * 5 * 6);
+    CHECK(layout.b_rows(5, 6) == 6);
+
+    TempFolder folder;
+    folder.write("b/problem.json", with("\"gemm\": {\"M\": \"n*m\"",
+                                        "\"batch\": {\"count\": \"n\", \"stride_A\": \"m*k\", "
+                                        "\"stride_B\": \"l*k\", \"stride_C\": \"m*l\"}, \"gemm\": {\"M\": \"m\""));
+    folder.write("b/sample/01.case", "shape 7 3 4 5\ndata uniform -1 1\nseed 2\n");
+    const auto suite = load_suite_leniently(folder.at("b"));
+    REQUIRE(suite.cases.size() == 1);
+    CHECK(suite_problem(folder.at("b")).not_yet_judged().empty());
+    const TestCase &tc = suite.cases[0];
+    CHECK(tc.M == 3);
+    CHECK(tc.layout.batch == 7);
+    CHECK(shape_text(shape_of(tc)) == "7×(3×4×5)");
+    CHECK(default_time_limit_s(3, 4, 5, 7) > default_time_limit_s(3, 4, 5));
+
+    const auto diagonal =
+        parse_problem(with("\"baseline\"", "\"structure\": {\"A\": \"diagonal\"}, \"baseline\""), "p/problem.json");
+    CHECK(diagonal.not_yet_judged().empty());
+    const auto d = diagonal.layout({1, 4, 4, 2});
+    CHECK(d.a_diagonal);
+    CHECK(d.a_elements(4, 4) == 4);
+    CHECK(diagonal.structure("A") == Structure::General);
+    const auto masked = parse_problem(
+        with("\"baseline\"", "\"structure\": {\"A\": \"masked\", \"density\": 0.35}, \"baseline\""), "p/problem.json");
+    CHECK(masked.structure("A") == Structure::Masked);
+    CHECK(masked.mask_density() == 0.35);
+}
+
+TEST_CASE("a masked operand keeps about its density of a general matrix's values, the same ones on every run") {
+    GeneratorSpec spec;
+    spec.seed = 11;
+    const auto general = generate_matrix(spec, checked_input_set, MatrixId::A, 200, 300);
+    spec.structure_a = Structure::Masked;
+    spec.mask_density = 0.35;
+    const auto masked = generate_matrix(spec, checked_input_set, MatrixId::A, 200, 300);
+    CHECK(masked == generate_matrix(spec, checked_input_set, MatrixId::A, 200, 300));
+    std::size_t kept = 0;
+    for (std::size_t i = 0; i < masked.size(); ++i) {
+        if (masked[i] == 0.0f) continue;
+        ++kept;
+        CHECK(masked[i] == general[i]);
+    }
+    CHECK(kept > 0.33 * masked.size());
+    CHECK(kept < 0.37 * masked.size());
+    CHECK(generate_matrix(spec, timed_input_set, MatrixId::A, 200, 300) != masked); // another call, another mask
 }
 
 TEST_CASE("a case of another problem gives its shape in that problem's dims, and the suite above never reads it") {

@@ -1,0 +1,42 @@
+// How the operands a solution is handed map onto the product the referee checks: a batch of
+// independent products stored one after another, an operand stored transposed (op T), A given
+// as the vector of its diagonal. The referee generates and hands out the stored operands and
+// checks C against the product of the canonical ones (A M×N, B N×K, row-major, per batch);
+// the runner bounds its pointers and times the baseline by the same figures.
+#pragma once
+
+#include <cstddef>
+
+namespace gemm {
+
+struct ProductLayout {
+    long long batch = 1;       // products, each stored right after the previous one
+    bool a_transposed = false; // A stored N×M
+    bool b_transposed = false; // B stored K×N
+    bool a_diagonal = false;   // A stored as its diagonal: N values (the product has M = N)
+
+    bool plain() const { return batch == 1 && !a_transposed && !b_transposed && !a_diagonal; }
+
+    // Elements of each stored operand, every product of the batch included.
+    std::size_t a_elements(long long M, long long N) const {
+        return static_cast<std::size_t>(batch) * static_cast<std::size_t>(a_diagonal ? N : M * N);
+    }
+    std::size_t b_elements(long long N, long long K) const {
+        return static_cast<std::size_t>(batch) * static_cast<std::size_t>(N * K);
+    }
+    std::size_t c_elements(long long M, long long K) const {
+        return static_cast<std::size_t>(batch) * static_cast<std::size_t>(M * K);
+    }
+    // The stored A's rows and columns of one product (its diagonal is one row).
+    long long a_rows(long long M, long long N) const { return a_diagonal ? 1 : a_transposed ? N : M; }
+    long long a_cols(long long M, long long N) const { return a_diagonal ? N : a_transposed ? M : N; }
+    long long b_rows(long long N, long long K) const { return b_transposed ? K : N; }
+    long long b_cols(long long N, long long K) const { return b_transposed ? N : K; }
+
+    bool operator==(const ProductLayout &o) const {
+        return batch == o.batch && a_transposed == o.a_transposed && b_transposed == o.b_transposed &&
+               a_diagonal == o.a_diagonal;
+    }
+};
+
+} // namespace gemm

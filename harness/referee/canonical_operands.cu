@@ -1,0 +1,71 @@
+#include "referee/canonical_operands.hpp"
+#include "referee/cuda_check.hpp"
+
+namespace gemm {
+
+namespace {
+
+constexpr int layout_threads = 256;
+
+unsigned layout_blocks(std::size_t work_items) {
+    const std::size_t blocks = (work_items + layout_threads - 1) / layout_threads;
+    return static_cast<unsigned>(blocks < 1 ? 1 : blocks > 65536 ? 65536 : blocks);
+}
+
+// One thread an element of the output, reading its source: the judge's copy runs once per
+// call, outside the timed window, so plain strided reads are fast enough.
+__global__ void transpose_batches(const float *stored, long long batch, long long rows, long long cols,
+                                  float *transposed) {
+    const std::size_t per_matrix = static_cast<std::size_t>(rows) * cols, n = per_matrix * batch;
+    for (std::size_t e = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x; e < n;
+         e += std::size_t(gridDim.x) * blockDim.x) {
+        const std::size_t b = e / per_matrix, within = e % per_matrix;
+        const std::size_t out_row = within / rows, out_col = within % rows; // out is cols×rows
+        transposed[e] = stored[b * per_matrix + out_col * cols + out_row];
+    }
+}
+
+__global__ void diagonal_batches(const float *diagonal, long long batch, long long n, float *square) {
+    const std::size_t per_matrix = static_cast<std::size_t>(n) * n, total = per_matrix * batch;
+    for (std::size_t e = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x; e < total;
+         e += std::size_t(gridDim.x) * blockDim.x) {
+        const std::size_t b = e / per_matrix, within = e % per_matrix;
+        const std::size_t row = within / n, col = within % n;
+        square[e] = row == col ? diagonal[b * n + row] : 0.0f;
+    }
+}
+
+__global__ void count_nonzero(const float *values, std::size_t n, unsigned long long *count) {
+    unsigned long long mine = 0;
+    for (std::size_t e = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x; e < n;
+         e += std::size_t(gridDim.x) * blockDim.x)
+        mine += values[e] != 0.0f;
+    for (int offset = 16; offset > 0; offset /= 2) mine += __shfl_down_sync(0xFFFFFFFFu, mine, offset);
+    if (threadIdx.x % 32 == 0 && mine) atomicAdd(count, mine);
+}
+
+} // namespace
+
+void transpose_on_device(const float *stored, long long batch, long long rows, long long cols, float *transposed) {
+    transpose_batches<<<layout_blocks(static_cast<std::size_t>(batch) * rows * cols), layout_threads>>>(
+        stored, batch, rows, cols, transposed);
+    cuda_check(cudaGetLastError(), "transposing an operand for the checks");
+}
+
+void diagonal_on_device(const float *diagonal, long long batch, long long n, float *square) {
+    diagonal_batches<<<layout_blocks(static_cast<std::size_t>(batch) * n * n), layout_threads>>>(diagonal, batch, n,
+                                                                                                 square);
+    cuda_check(cudaGetLastError(), "laying out a diagonal for the checks");
+}
+
+long long count_nonzero_on_device(const float *values, std::size_t n) {
+    DeviceArray<unsigned long long> count(1);
+    cuda_check(cudaMemset(count.data(), 0, sizeof(unsigned long long)), "counting non-zeros");
+    count_nonzero<<<layout_blocks(n), layout_threads>>>(values, n, count.data());
+    cuda_check(cudaGetLastError(), "counting non-zeros");
+    unsigned long long host = 0;
+    cuda_check(cudaMemcpy(&host, count.data(), sizeof host, cudaMemcpyDeviceToHost), "counting non-zeros");
+    return static_cast<long long>(host);
+}
+
+} // namespace gemm
