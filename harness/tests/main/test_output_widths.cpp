@@ -227,7 +227,7 @@ TEST_CASE("a judge run, rank and compare without a GPU, and a compile error's lo
     if (skip_without_nvcc()) return;
     TempFolder folder;
     const std::string ladder = std::string(GEMM_SOURCE_DIR) + "/solutions/";
-    const std::string cache = folder.at("cache");
+    const std::string cache = gemm::test::shared_compile_cache(); // the checkout's rungs: compiled once
     const std::string broken = folder.write("broken-with-a-rather-long-file-name.cu", long_compile_error);
     check_widths(folder,
                  {{ladder + "02-tiled.cu", "--cache-dir", cache, "--no-history"},
@@ -257,8 +257,9 @@ TEST_CASE("batch's notes without a GPU and its reports' folder fit in 100 column
     if (skip_without_nvcc()) return;
     TempFolder folder;
     const std::string ladder = std::string(GEMM_SOURCE_DIR) + "/solutions/";
-    check_widths(folder,
-                 {{"batch", ladder + "01-naive.cu", ladder + "02-tiled.cu", "--results",
-                   folder.at("results-" + std::string(40, 'r'))}},
-                 120, Gpu::hidden);
+    check_widths(
+        folder,
+        {{"batch", ladder + "01-naive.cu", ladder + "02-tiled.cu", "--results",
+          folder.at("results-" + std::string(40, 'r')), "--", "--cache-dir", gemm::test::shared_compile_cache()}},
+        120, Gpu::hidden);
 }
