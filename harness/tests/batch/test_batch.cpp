@@ -258,14 +258,16 @@ TEST_CASE(
     std::filesystem::create_symlink(batch_tests + "/fake-nvidia-smi", folder.at("bin/nvidia-smi"));
     folder.write("subs/a-hang.cu", "// BATCH: hang\n");
     for (const char *name : {"b", "c", "d", "e"})
-        folder.write(std::string("subs/") + name + "-sleep.cu", "// BATCH: sleep 1\n");
+        folder.write(std::string("subs/") + name + "-sleep.cu", "// BATCH: sleep 0.3\n");
     folder.write("subs/f-wa.cu", "// BATCH: wa\n");
     folder.write("subs/g-ce.cu", "#error no\n");
     folder.write("subs/h-crash.cu", "// BATCH: crash\n");
     folder.write("subs/notes.txt", "not a submission\n");
-    // The hang's limit outlasts the other seven on the other lane, even on a loaded machine.
+    // The hang's limit outlasts the other seven on the other lane (1.2 s of sleeps and seven
+    // starts of the fake judge), even on a loaded machine, with 4× to spare: a limit the test
+    // waits out in full, so no longer (it was 20 s for sleeps of 1 s).
     const auto first = run_batch(folder, {folder.at("subs"), "--gpus", "all", "--results", folder.at("results"),
-                                          "--submission-timeout", "20", "--json", folder.at("batch.json")});
+                                          "--submission-timeout", "6", "--json", folder.at("batch.json")});
     INFO(first.run.output);
     INFO(first.log);
     CHECK(first.run.exit_code == 5); // a judge crashed and one hung: JE rows
@@ -295,7 +297,7 @@ TEST_CASE(
     CHECK(worst["h-crash.cu"] == "JE");
     CHECK(worst["a-hang.cu"] == "JE");
     CHECK(contains(first.run.output, "killed by signal 11"));
-    CHECK(contains(first.run.output, "past the batch's limit of 20 s"));
+    CHECK(contains(first.run.output, "past the batch's limit of 6 s"));
     CHECK(json["rows"][0]["worst"] == "AC");
     CHECK(std::filesystem::exists(folder.at("results") + "/" + json["rows"][0]["report"].get<std::string>()));
     CHECK(contains(bytes_of(folder.at("results") + "/" + json["rows"][0]["output"].get<std::string>()), ": AC"));

@@ -230,11 +230,11 @@ TEST_CASE("compare '#abc' is a bad command line naming the argument, and compare
 
 TEST_CASE("compare of a good and a broken solution reports the broken one's CE, with or without a GPU") {
     if (skip_without_nvcc()) return;
-    TempFolder folder;
     const std::string source = GEMM_SOURCE_DIR;
-    const auto run =
-        run_captured({judge_program, "compare", source + "/solutions/01-naive.cu",
-                      source + "/harness/tests/known-bad/compile-error.cu", "--cache-dir", folder.at("cache")});
+    // The checkout's files, so the tests' shared cache: the good side is compiled once.
+    const auto run = run_captured({judge_program, "compare", source + "/solutions/01-naive.cu",
+                                   source + "/harness/tests/known-bad/compile-error.cu", "--cache-dir",
+                                   gemm::test::shared_compile_cache()});
     CHECK(run.exit_code == 4);
     CHECK(contains(run.output, "compile-error.cu"));
     CHECK(contains(run.output, "error"));

@@ -14,6 +14,7 @@
 #include <algorithm>
 #include <doctest/doctest.h>
 #include <filesystem>
+#include <fstream>
 #include <map>
 #include <sys/stat.h>
 
@@ -41,6 +42,28 @@ const std::string solve_calling_fill =
     "    fill<<<1, 1>>>(C);\n    cudaDeviceSynchronize();\n}\n";
 const std::string solution_with_helper = "#include \"helper.cuh\"\n" + solve_calling_fill;
 const char *good_helper = "__global__ void fill(float *c) { c[0] = 1; }\n";
+
+// Sources kept in a folder of the build's (test-sources/NAME) and compiled with the tests' shared
+// cache (test_support.hpp), for tests of what a compiled library gets, not of the compile: the
+// cache's key is the source's path and bytes, so a source written again as it was is a hit.
+struct SharedSources {
+    fs::path path;
+    explicit SharedSources(const std::string &name)
+        : path((fs::path(GEMM_BIN_DIR) / ".." / "test-sources" / name).lexically_normal()) {
+        fs::create_directories(path);
+    }
+    std::string write(const std::string &name, const std::string &text) const {
+        std::ofstream(path / name, std::ios::binary) << text;
+        return at(name);
+    }
+    std::string at(const std::string &name) const { return (path / name).string(); }
+    CompileOptions options() const {
+        CompileOptions o;
+        o.nvcc = GEMM_NVCC;
+        o.cache_dir = gemm::test::shared_compile_cache();
+        return o;
+    }
+};
 
 bool has(const std::vector<std::string> &args, const std::string &a) {
     return std::find(args.begin(), args.end(), a) != args.end();
@@ -196,7 +219,10 @@ TEST_CASE("a mangled name's base name is the function's, and anything else is le
 
 TEST_CASE("a library without solve() is CE in the solution's terms: empty, no extern \"C\", the nearest name") {
     REQUIRE_NVCC();
-    TempFolder folder;
+    // What is checked is the CE a library without solve() gets, which a cached library gets
+    // too (the last checks): so the sources are kept in the build folder and compiled with the
+    // tests' shared cache, and a second scripts/test does not compile them again.
+    const SharedSources folder("solve-symbol");
     const std::string parameters = "(const float *A, const float *B, float *C, int M, int N, int K) {}\n";
     const std::vector<std::pair<std::string, std::string>> cases = {
         {"empty.cu", " \n\n"},
@@ -205,8 +231,7 @@ TEST_CASE("a library without solve() is CE in the solution's terms: empty, no ex
         {"other.cu", "extern \"C\" void gemm" + parameters},
         {"good.cu", "extern \"C\" void solve" + parameters}};
     std::map<std::string, CompileResult> results;
-    for (const auto &[name, text] : cases)
-        results[name] = compile_solution(folder.write(name, text), options_in(folder));
+    for (const auto &[name, text] : cases) results[name] = compile_solution(folder.write(name, text), folder.options());
     const std::string declaration = std::string(solve_declaration);
     CHECK(results["empty.cu"].diagnostics == folder.at("empty.cu") + " is empty: a solution defines\n" + declaration);
     CHECK(results["misspelt.cu"].diagnostics == folder.at("misspelt.cu") +
@@ -221,7 +246,7 @@ TEST_CASE("a library without solve() is CE in the solution's terms: empty, no ex
           folder.at("other.cu") + " defines no function named solve; declare it as\n" + declaration);
     for (const char *bad : {"empty.cu", "misspelt.cu", "mangled.cu", "other.cu"}) CHECK_FALSE(results[bad].ok);
     CHECK_MESSAGE(results["good.cu"].ok, results["good.cu"].diagnostics);
-    const auto cached = compile_solution(folder.at("misspelt.cu"), options_in(folder));
+    const auto cached = compile_solution(folder.at("misspelt.cu"), folder.options());
     CHECK(cached.cached);
     CHECK_FALSE(cached.ok);                               // a cached library is checked too
     CHECK_FALSE(exported_symbols(folder.at("empty.cu"))); // not an ELF file

@@ -3,14 +3,18 @@
 // real protocol loop and the real confinement, misbehaving on purpose
 // (fake_runner.cpp). Every misbehaviour costs only the case it happened on, and no
 // verdict depends on what the solution's process says.
+#include "judging/os/process.hpp"
 #include "judging/supervisor.hpp"
 #include "test_support.hpp"
 
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <fcntl.h>
 #include <filesystem>
+#include <sys/wait.h>
 #include <thread>
 #include <unistd.h>
 
@@ -266,6 +270,39 @@ TEST_CASE("the runner's hello carries a missing solve() through to the judge") {
     const auto start = s.start();
     REQUIRE(start.ok);
     CHECK(start.solve_error == "no solve() in it");
+}
+
+namespace {
+
+// Which of `fds` a forked child still has open after close_inherited_descriptors(keep): bit i
+// for fds[i], as the child's exit status.
+int open_after_closing(const std::vector<int> &fds, const std::vector<int> &keep) {
+    const pid_t pid = fork();
+    if (pid == 0) {
+        const int file = open("/dev/null", O_RDONLY);
+        for (int fd : fds) dup2(file, fd);
+        if (std::find(fds.begin(), fds.end(), file) == fds.end()) close(file);
+        close_inherited_descriptors(keep);
+        int open_bits = 0;
+        for (std::size_t i = 0; i < fds.size(); ++i)
+            if (fcntl(fds[i], F_GETFD) != -1) open_bits |= 1 << i;
+        _exit(open_bits);
+    }
+    int status = 0;
+    waitpid(pid, &status, 0);
+    return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+} // namespace
+
+TEST_CASE("a child keeps the descriptors it is given and no other, the highest the limit allows included") {
+    const int highest = static_cast<int>(std::min(sysconf(_SC_OPEN_MAX), 65536L)) - 1;
+    REQUIRE(highest > 12);
+    const std::vector<int> fds{3, 5, 6, 7, 9, 12, highest};
+    CHECK(open_after_closing(fds, {}) == 0);
+    CHECK(open_after_closing(fds, {6, 9}) == (1 << 2 | 1 << 4));
+    CHECK(open_after_closing(fds, {3, highest}) == (1 << 0 | 1 << 6));
+    CHECK(open_after_closing(fds, {12, 5, 6}) == (1 << 1 | 1 << 2 | 1 << 5)); // in any order
 }
 
 TEST_CASE("a runner inherits no descriptor of the judge's but its own") {

@@ -9,13 +9,19 @@
 
 #include "command_line/history/history.hpp"
 #include "common/terminal_text.hpp"
+#include "judging/os/child_process.hpp"
 #include "judging/os/process.hpp"
 #include "test_support.hpp"
 
+#include <chrono>
+#include <fcntl.h>
+#include <poll.h>
 #include <string>
+#include <unistd.h>
 #include <vector>
 
 using namespace gemm;
+using gemm::test::contains;
 using gemm::test::judge_program;
 using gemm::test::lines_of;
 using gemm::test::skip_without_nvcc;
@@ -29,15 +35,51 @@ enum class Gpu { as_found, hidden };
 // A judge whose history, cache and configuration are the folder's, never the user's. An
 // empty CUDA_VISIBLE_DEVICES shows CUDA no GPU: the judge then says so in seconds, on a GPU
 // machine too, instead of judging for minutes.
+std::vector<std::string> judge_environment(const TempFolder &folder) {
+    return {"HOME=" + folder.at("home"), "XDG_DATA_HOME=" + folder.at("data"), "XDG_CACHE_HOME=" + folder.at("cache"),
+            "XDG_CONFIG_HOME=" + folder.at("config"), "NO_COLOR=1"};
+}
+
 CapturedRun judge_in(const TempFolder &folder, std::vector<std::string> args, double wall_seconds, Gpu gpu) {
     args.insert(args.begin(), judge_program);
     ChildSetup setup;
     setup.wall_seconds = wall_seconds;
-    setup.environment = {"HOME=" + folder.at("home"), "XDG_DATA_HOME=" + folder.at("data"),
-                         "XDG_CACHE_HOME=" + folder.at("cache"), "XDG_CONFIG_HOME=" + folder.at("config"),
-                         "NO_COLOR=1"};
+    setup.environment = judge_environment(folder);
     if (gpu == Gpu::hidden) setup.environment.push_back("CUDA_VISIBLE_DEVICES=");
     return run_captured(args, setup);
+}
+
+// What `serve --port 0` prints before it waits for requests, read up to the end of its line
+// "… Ctrl-C stops the server …" (at most 30 s), then the server is stopped: the test does not
+// wait out a fixed time.
+std::string serve_greeting(const TempFolder &folder) {
+    int out[2];
+    REQUIRE(pipe2(out, O_CLOEXEC) == 0);
+    ChildSpec spec;
+    spec.argv = {judge_program, "serve", "--port", "0"};
+    spec.output_fd = out[1];
+    spec.environment = environment_with(judge_environment(folder));
+    ChildProcess serve;
+    const bool started = serve.start(spec);
+    close(out[1]);
+    std::string output;
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(30);
+    const auto greeted = [&] {
+        const auto last = output.find("Ctrl-C stops the server");
+        return last != std::string::npos && output.find('\n', last) != std::string::npos;
+    };
+    while (started && !greeted() && std::chrono::steady_clock::now() < deadline) {
+        pollfd ready{out[0], POLLIN, 0};
+        if (poll(&ready, 1, 100) <= 0) continue;
+        char buffer[4096];
+        const ssize_t n = read(out[0], buffer, sizeof buffer);
+        if (n <= 0) break;
+        output.append(buffer, static_cast<std::size_t>(n));
+    }
+    serve.stop();
+    close(out[0]);
+    CHECK(started);
+    return output;
 }
 
 std::string command_text(const std::vector<std::string> &args) {
@@ -185,7 +227,7 @@ TEST_CASE("a judge run, rank and compare without a GPU, and a compile error's lo
     if (skip_without_nvcc()) return;
     TempFolder folder;
     const std::string ladder = std::string(GEMM_SOURCE_DIR) + "/solutions/";
-    const std::string cache = folder.at("cache");
+    const std::string cache = gemm::test::shared_compile_cache(); // the checkout's rungs: compiled once
     const std::string broken = folder.write("broken-with-a-rather-long-file-name.cu", long_compile_error);
     check_widths(folder,
                  {{ladder + "02-tiled.cu", "--cache-dir", cache, "--no-history"},
@@ -199,8 +241,14 @@ TEST_CASE("a judge run, rank and compare without a GPU, and a compile error's lo
 TEST_CASE("serve's help and URL fit in 100 columns") {
     TempFolder folder;
     check_widths(folder, {{"help", "serve"}, {"serve", "--help"}});
-    // serve prints its URL, then waits for requests: stopped after a few seconds.
-    check_widths(folder, {{"serve", "--port", "0"}}, 5);
+    const std::string greeting = serve_greeting(folder);
+    CAPTURE(greeting);
+    CHECK(contains(greeting, "/?token="));
+    CHECK(contains(greeting, "Ctrl-C stops the server"));
+    for (const std::string &line : lines_of(greeting)) {
+        CAPTURE(line);
+        CHECK(display_width(line) <= console_width);
+    }
 }
 
 // Without a GPU batch compiles each submission and says once why nothing ran. The results'
@@ -209,8 +257,9 @@ TEST_CASE("batch's notes without a GPU and its reports' folder fit in 100 column
     if (skip_without_nvcc()) return;
     TempFolder folder;
     const std::string ladder = std::string(GEMM_SOURCE_DIR) + "/solutions/";
-    check_widths(folder,
-                 {{"batch", ladder + "01-naive.cu", ladder + "02-tiled.cu", "--results",
-                   folder.at("results-" + std::string(40, 'r'))}},
-                 120, Gpu::hidden);
+    check_widths(
+        folder,
+        {{"batch", ladder + "01-naive.cu", ladder + "02-tiled.cu", "--results",
+          folder.at("results-" + std::string(40, 'r')), "--", "--cache-dir", gemm::test::shared_compile_cache()}},
+        120, Gpu::hidden);
 }

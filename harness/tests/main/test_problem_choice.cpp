@@ -70,8 +70,9 @@ TEST_CASE("--problem names a problem, suggests the nearest for a typo and refuse
 TEST_CASE("a solution's entry point picks its problem: Tensara's is compiled and found, a shared one is refused") {
     if (gemm::test::skip_without_nvcc()) return;
     TempFolder folder;
+    const std::string cache = gemm::test::shared_compile_cache(); // the checkout's solutions: compiled once
     const auto tensara = judge_with({family_source_dir + "/solutions/problems/tensara/matmul-3d.cu", "--cache-dir",
-                                     folder.at("cache"), "--json", folder.at("r.json"), "--no-history"});
+                                     cache, "--json", folder.at("r.json"), "--no-history"});
     CAPTURE(tensara.output);
     if (tensara.exit_code == 6) {
         CHECK(contains(tensara.output, "solution() found"));
@@ -81,12 +82,12 @@ TEST_CASE("a solution's entry point picks its problem: Tensara's is compiled and
         CHECK(tensara.exit_code == 0);
         CHECK(contains(tensara.output, "problem: tensara/matmul-3d"));
     }
-    const auto shared = judge_with(
-        {family_source_dir + "/solutions/problems/kernelbench/1-square-matmul.cu", "--cache-dir", folder.at("cache")});
+    const auto shared =
+        judge_with({family_source_dir + "/solutions/problems/kernelbench/1-square-matmul.cu", "--cache-dir", cache});
     CHECK(shared.exit_code == 64);
     CHECK(contains(unwrapped(shared.output), "name one with --problem"));
-    const auto seed = judge_with({family_source_dir + "/solutions/tiled.cu", "--cache-dir", folder.at("cache"),
-                                  "--json", folder.at("seed.json"), "--no-history"});
+    const auto seed = judge_with({family_source_dir + "/solutions/tiled.cu", "--cache-dir", cache, "--json",
+                                  folder.at("seed.json"), "--no-history"});
     CHECK((seed.exit_code == 6 || seed.exit_code == 0));
     CHECK_FALSE(contains(seed.output, "problem:"));
     const auto report = nlohmann::json::parse(gemm::test::bytes_of(folder.at("seed.json")));

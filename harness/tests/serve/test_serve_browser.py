@@ -308,7 +308,12 @@ def interrupt_checks(server, base, token):
             if '"stage":"judging"' in line:
                 break
     check(judge_pid and process_group_members(judge_pid), "a hanging solution is being judged")
-    family = descendants(server.pid)
+    # The stage line comes just before the case, and the judge starts its referee and runners
+    # for the case: looked for until they are there (at most 10 s), not at that very moment.
+    family, deadline = descendants(server.pid), time.time() + 10
+    while len(family) < 3 and time.time() < deadline:
+        time.sleep(0.05)
+        family = descendants(server.pid)
     check(len(family) >= 3, "the judge, its referee and runners run as the server's descendants")
     server.send_signal(signal.SIGINT)
     server.wait(timeout=20)

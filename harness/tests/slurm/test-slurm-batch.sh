@@ -60,9 +60,11 @@ munged --force --key-file="$work/munge.key" --socket="$work/munge.socket" --pid-
 wait_for 10 test -S "$work/munge.socket" || skip "munged made no socket"
 
 # Slurm: this host as controller and only node, on ports of its own, no cgroups, no accounting.
-# MinJobAge=6: sbatch --wait sleeps 2 s, then 8 s, then 32 s between its polls, unless a
-# sleep four times longer would reach a third of how long an ended job is kept (MinJobAge,
-# 300 s by default): tasks that took 11 s under load were waited for 42 s.
+# MinJobAge=4: sbatch --wait sleeps 2 s, then 8 s, then 32 s between its polls, as long as
+# its sleep is shorter than half of how long an ended job is kept (MinJobAge, 300 s by
+# default; Debian's Slurm 22.05 halves it, some versions quarter it): with 4 it polls every
+# 2 s, and an ended job is kept longer than a poll. With 300, tasks that took 11 s under load
+# were waited for 42 s; with 6, tasks of 3 s for 10 s (a poll at 2 s, the next at 10).
 host="$(hostname -s)"
 port=$((20000 + RANDOM % 20000))
 node_line="$(slurmd -C 2>/dev/null | head -n 1)"
@@ -92,7 +94,7 @@ SchedulerType=sched/builtin
 SelectType=select/cons_tres
 SelectTypeParameters=CR_Core
 ReturnToService=2
-MinJobAge=6
+MinJobAge=4
 MpiDefault=none
 $node_line NodeAddr=127.0.0.1 State=UNKNOWN
 PartitionName=test Nodes=ALL Default=YES MaxTime=INFINITE State=UP
