@@ -3,6 +3,7 @@
 #include <condition_variable>
 #include <exception>
 #include <mutex>
+#include <set>
 #include <thread>
 #include <vector>
 
@@ -14,12 +15,16 @@ class Queue {
   public:
     Queue(std::size_t jobs, std::size_t lookahead) : jobs_(jobs), lookahead_(lookahead) {}
 
-    // The next submission for a lane, or false when none is left.
+    // The next submission for a lane, or false when none is left. A submission a compiler
+    // has begun is the lane's once that compile ends: its judge finds the library cached
+    // instead of compiling it a second time beside the first.
     bool next_to_judge(std::size_t &job) {
-        std::lock_guard<std::mutex> lock(mutex_);
+        std::unique_lock<std::mutex> lock(mutex_);
         if (judged_ >= jobs_) return false;
         job = judged_++;
         changed_.notify_all();
+        const std::size_t mine = job;
+        changed_.wait(lock, [&] { return compiling_.count(mine) == 0; });
         return true;
     }
 
@@ -32,10 +37,17 @@ class Queue {
             if (compiled_ >= jobs_) return false;
             if (compiled_ < judged_ + lookahead_) {
                 job = compiled_++;
+                compiling_.insert(job);
                 return true;
             }
             changed_.wait(lock);
         }
+    }
+
+    void compiled(std::size_t job) {
+        std::lock_guard<std::mutex> lock(mutex_);
+        compiling_.erase(job);
+        changed_.notify_all();
     }
 
     void finish() {
@@ -49,6 +61,7 @@ class Queue {
     std::condition_variable changed_;
     const std::size_t jobs_, lookahead_;
     std::size_t judged_ = 0, compiled_ = 0;
+    std::set<std::size_t> compiling_; // handed to a compiler, its compile not yet ended
 };
 
 } // namespace
@@ -77,6 +90,7 @@ void run_lanes(std::size_t jobs, std::size_t lanes, std::size_t compilers, const
                     } catch (...) {
                         // Compiling ahead only saves time: the lane's judge compiles it again.
                     }
+                    queue.compiled(job);
                 }
             });
     for (auto &thread : lane_threads) thread.join();

@@ -23,7 +23,8 @@ struct LaneWork {
 // Runs `jobs` submissions on `lanes` lanes with `compilers` workers compiling ahead (at
 // most `lanes + compilers` submissions past the last one a lane has taken, so that nvcc
 // never runs far ahead of the GPUs). Each submission is judged exactly once; one that a
-// lane has taken is never compiled ahead. Returns when every submission is judged.
+// lane has taken is never compiled ahead, and a lane waits for a compile ahead of its
+// submission that has begun. Returns when every submission is judged.
 void run_lanes(std::size_t jobs, std::size_t lanes, std::size_t compilers, const LaneWork &work);
 
 } // namespace gemm::batch

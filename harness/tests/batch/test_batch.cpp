@@ -68,7 +68,8 @@ TEST_CASE("lanes judge every submission once, at once on every lane, and a lane 
     CHECK(failed == std::set<std::size_t>{3});
 }
 
-TEST_CASE("compiling ahead takes the submissions next in the queue, never one a lane has taken") {
+TEST_CASE("compiling ahead takes the submissions next in the queue, never one a lane has taken, "
+          "and a lane takes its submission once a compile of it has ended") {
     std::mutex mutex;
     std::set<std::size_t> taken, compiled;
     bool compiled_after_taken = false;
@@ -81,6 +82,12 @@ TEST_CASE("compiling ahead takes the submissions next in the queue, never one a 
         std::this_thread::sleep_for(std::chrono::milliseconds(20));
     };
     work.compile_ahead = [&](std::size_t job) {
+        {
+            std::lock_guard<std::mutex> lock(mutex);
+            if (taken.count(job)) compiled_after_taken = true;
+        }
+        // A compile's length: a lane that took this submission meanwhile would show above.
+        std::this_thread::sleep_for(std::chrono::milliseconds(5));
         std::lock_guard<std::mutex> lock(mutex);
         if (taken.count(job)) compiled_after_taken = true;
         compiled.insert(job);
