@@ -17,6 +17,7 @@
 #include "testcases/case_command.hpp"
 #include "testcases/case_tools.hpp"
 #include "testcases/problem.hpp"
+#include "testcases/problem_catalog.hpp"
 #include "testcases/testcase.hpp"
 #ifdef GEMM_JUDGE_HAS_SERVE
 #include "serve/serve.hpp"
@@ -149,9 +150,13 @@ int main(int argc, char **argv) {
         if (options.mode == "problems")
             return options.selection.problem.empty() ? list_problems(defaults.testcases_dir)
                                                      : show_problem(defaults.testcases_dir, options.selection.problem);
-        if (!options.case_command && options.cache_command.empty() && options.mode != "history" &&
-            options.mode != "leaderboard")
+        const bool reads_history = options.mode == "history" || options.mode == "leaderboard";
+        if (!options.case_command && options.cache_command.empty() && !reads_history)
             choose_problem(options, defaults.testcases_dir);
+        // The history keeps attempts at any problem, judged yet or not: the name only has to be one.
+        if (reads_history && !options.selection.problem.empty() &&
+            !problem_folder(defaults.testcases_dir, options.selection.problem))
+            throw UsageError(unknown_problem(defaults.testcases_dir, options.selection.problem));
         if (options.case_command) return run_case_command(*options.case_command, options.selection.testcases_dir);
         if (!options.cache_command.empty()) return run_cache_command(options.cache_command, options.compile.cache_dir);
         if (!options.reports.plot_path.empty())

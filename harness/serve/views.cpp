@@ -88,14 +88,13 @@ std::string history_html(const std::string &history_path, const std::string &sol
 
 std::string leaderboard_html(const std::string &history_path) {
     return from_history(history_path, [&](const History &history) {
-        std::set<std::string> gpus;
-        for (const auto &a : history.attempts()) gpus.insert(a.gpu_name);
         std::string html;
-        for (const auto &gpu : gpus)
+        for (const auto &[gpu, problem] : history.boards())
             for (const char *mode : {"rank", "judge"}) {
-                const auto board = history.leaderboard(gpu, mode);
+                const auto board = history.leaderboard(gpu, problem, mode);
                 if (board.empty()) continue;
-                html += fmt::format("<h3>{} — best {} run of each solution</h3>", html_escaped(gpu), mode);
+                html += fmt::format("<h3>{} · {} — best {} run of each solution</h3>", html_escaped(gpu),
+                                    html_escaped(problem), mode);
                 html += attempts_table(board, false);
             }
         return html.empty() ? std::string("<p class=\"empty\">No attempt with every case AC and a score yet.</p>")

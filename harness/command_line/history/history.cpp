@@ -1,5 +1,6 @@
 #include "command_line/history/history.hpp"
 #include "common/terminal_text.hpp"
+#include "testcases/problem.hpp"
 
 #include <nlohmann/json.hpp>
 #include <sqlite3.h>
@@ -25,7 +26,11 @@ namespace fs = std::filesystem;
 
 namespace {
 
-constexpr int schema_version = 1;
+constexpr int schema_version = 2;
+
+// The problem of every attempt recorded before the history knew problems (schema 1): the only
+// one judges then judged, the default problem, LeetGPU's matrix multiplication.
+const std::string &problem_before_schema_2() { return default_problem().name; }
 
 // PRAGMA application_id of every history this judge creates: "GEMM" in ASCII. A file
 // without it is a history only when it holds the history's tables (judges before the
@@ -35,7 +40,10 @@ constexpr long long history_application_id = 0x47454D4D;
 // How long a judge waits for another to finish writing before it gives up.
 constexpr int busy_timeout_ms = 10'000;
 
-constexpr const char *schema = R"(
+// The tables of a new history. An attempt written without its problem is the default
+// problem's, as every attempt recorded before schema 2 is (History::upgrade).
+std::string schema() {
+    return R"(
 CREATE TABLE attempts (
     id INTEGER PRIMARY KEY,
     time_utc TEXT NOT NULL,
@@ -52,7 +60,9 @@ CREATE TABLE attempts (
     geomean_ratio_to_cublas REAL,
     percent_of_peak REAL,
     noise_floor REAL,
-    report_json TEXT NOT NULL
+    report_json TEXT NOT NULL,
+    problem TEXT NOT NULL DEFAULT ')" +
+           problem_before_schema_2() + R"('
 );
 CREATE TABLE cases (
     attempt_id INTEGER NOT NULL REFERENCES attempts(id),
@@ -66,9 +76,10 @@ CREATE TABLE cases (
     PRIMARY KEY (attempt_id, position)
 );
 CREATE INDEX attempts_by_gpu ON attempts (gpu_name, mode, solution_path);
-PRAGMA user_version = 1;
+PRAGMA user_version = 2;
 PRAGMA application_id = 1195724109;
 )";
+}
 static_assert(history_application_id == 1195724109, "the schema's application_id is the marker");
 
 // The columns each table must have for the file to be a history.
@@ -86,12 +97,12 @@ const std::vector<std::pair<std::string, std::vector<std::string>>> history_tabl
 constexpr const char *summary_columns =
     "id, time_utc, mode, solution_name, solution_path, solution_hash, gpu_name, driver_version, sm_clock_mhz, "
     "judge_version, worst_verdict, geomean_ms, geomean_ratio_to_cublas, percent_of_peak, noise_floor, "
-    "(SELECT count(*) FROM cases WHERE cases.attempt_id = id AND cases.cublas_median_ms IS NOT NULL)";
+    "(SELECT count(*) FROM cases WHERE cases.attempt_id = id AND cases.cublas_median_ms IS NOT NULL), problem";
 
-// Attempts that take part in best() and leaderboard(), given ?2 the GPU and ?3 the mode
-// (SQLite allows the gap where leaderboard() has no ?1).
+// Attempts that take part in best() and leaderboard(), given ?2 the GPU, ?3 the mode and ?4
+// the problem (SQLite allows the gap where leaderboard() has no ?1).
 constexpr const char *ranked_attempts =
-    "gpu_name = ?2 AND mode = ?3 AND worst_verdict = 'AC' AND geomean_ms IS NOT NULL";
+    "gpu_name = ?2 AND mode = ?3 AND problem = ?4 AND worst_verdict = 'AC' AND geomean_ms IS NOT NULL";
 constexpr const char *best_first = "geomean_ratio_to_cublas IS NULL, geomean_ratio_to_cublas DESC, geomean_ms, id";
 
 // SQLite's verdict on a file that is not a database, or one whose pages contradict each other.
@@ -359,6 +370,7 @@ Attempt read_summary(const Statement &row) {
     a.percent_of_peak = row.real(13);
     a.noise_floor = row.real(14);
     a.cublas_cases = static_cast<int>(row.integer(15));
+    a.problem = row.text(16);
     return a;
 }
 
@@ -438,15 +450,36 @@ void History::connect() {
     execute(db_, path_, "PRAGMA synchronous = FULL", "cannot read it as an SQLite database");
     if (history) {
         marked_ = marked;
+        if (found.user_version < schema_version) upgrade();
         return;
     }
     // A new or empty file: its tables are created under the write lock, unless another
     // judge was first.
     WriteTransaction transaction(db_, path_);
-    if (empty_file(read_contents(db_, path_))) execute(db_, path_, schema, "cannot create its tables");
+    if (empty_file(read_contents(db_, path_))) execute(db_, path_, schema().c_str(), "cannot create its tables");
     transaction.commit();
     marked_ = true;
     identity_ = identity_of(path_);
+}
+
+// Schema 1 → 2: every attempt gets its problem, the seed's for those recorded before. Done
+// once, by the first judge of schema 2 that opens the file, under the write lock; a judge
+// of schema 1 then refuses the file as a newer judge's.
+void History::upgrade() {
+    WriteTransaction transaction(db_, path_);
+    if (read_contents(db_, path_).user_version < 2) {
+        bool has_problem = false;
+        {
+            Statement info(db_, path_, "SELECT 1 FROM pragma_table_info('attempts') WHERE name = 'problem'");
+            has_problem = info.step();
+        } // finalized before the table is altered
+        const std::string add_problem =
+            "ALTER TABLE attempts ADD COLUMN problem TEXT NOT NULL DEFAULT '" + problem_before_schema_2() + "'";
+        if (!has_problem)
+            execute(db_, path_, add_problem.c_str(), "cannot add the attempts' problem (a history of an older judge)");
+        execute(db_, path_, "PRAGMA user_version = 2", "cannot mark it as schema 2");
+    }
+    transaction.commit();
 }
 
 void History::start_over(const std::string &why) {
@@ -509,8 +542,8 @@ long long History::insert(const Attempt &a) {
     Statement attempt(db_, path_,
                       "INSERT INTO attempts (time_utc, mode, solution_name, solution_path, solution_hash, gpu_name, "
                       "driver_version, sm_clock_mhz, judge_version, worst_verdict, geomean_ms, "
-                      "geomean_ratio_to_cublas, percent_of_peak, noise_floor, report_json) "
-                      "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15)");
+                      "geomean_ratio_to_cublas, percent_of_peak, noise_floor, report_json, problem) "
+                      "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16)");
     attempt.bind(1, a.time_utc.empty() ? utc_now_iso8601() : a.time_utc)
         .bind(2, a.mode)
         .bind(3, a.solution_name)
@@ -525,7 +558,8 @@ long long History::insert(const Attempt &a) {
         .bind(12, a.geomean_ratio_to_cublas)
         .bind(13, a.percent_of_peak)
         .bind(14, a.noise_floor)
-        .bind(15, a.report_json);
+        .bind(15, a.report_json)
+        .bind(16, a.problem.empty() ? problem_before_schema_2() : a.problem);
     attempt.step();
     const long long id = sqlite3_last_insert_rowid(db_);
 
@@ -555,8 +589,8 @@ std::vector<Attempt> History::attempts(const AttemptFilter &filter) const {
                     std::string("SELECT ") + summary_columns +
                         " FROM attempts WHERE (?1 IS NULL OR solution_name = ?1 OR solution_path = ?1 OR "
                         "solution_hash = ?1) AND (?2 IS NULL OR gpu_name = ?2) AND (?3 IS NULL OR mode = ?3) "
-                        "ORDER BY time_utc, id");
-    query.bind(1, filter.solution).bind(2, filter.gpu).bind(3, filter.mode);
+                        "AND (?4 IS NULL OR problem = ?4) ORDER BY time_utc, id");
+    query.bind(1, filter.solution).bind(2, filter.gpu).bind(3, filter.mode).bind(4, filter.problem);
     std::vector<Attempt> found;
     while (query.step()) found.push_back(read_summary(query));
     return found;
@@ -567,7 +601,7 @@ std::optional<Attempt> History::attempt(long long id) const {
     query.bind(1, id);
     if (!query.step()) return std::nullopt;
     Attempt a = read_summary(query);
-    a.report_json = query.text(16);
+    a.report_json = query.text(17);
 
     Statement cases(db_, path_,
                     "SELECT name, verdict, median_ms, relative_spread, cublas_median_ms, samples_ms FROM cases "
@@ -579,26 +613,34 @@ std::optional<Attempt> History::attempt(long long id) const {
     return a;
 }
 
-std::optional<Attempt> History::best(const std::string &solution, const std::string &gpu,
-                                     const std::string &mode) const {
+std::optional<Attempt> History::best(const std::string &solution, const std::string &gpu, const std::string &mode,
+                                     const std::string &problem) const {
     Statement query(db_, path_,
                     std::string("SELECT id FROM attempts WHERE (solution_name = ?1 OR solution_path = ?1 OR "
                                 "solution_hash = ?1) AND ") +
                         ranked_attempts + " ORDER BY " + best_first + " LIMIT 1");
-    query.bind(1, solution).bind(2, gpu).bind(3, mode);
+    query.bind(1, solution).bind(2, gpu).bind(3, mode).bind(4, problem);
     if (!query.step()) return std::nullopt;
     return attempt(query.integer(0));
 }
 
-std::vector<Attempt> History::leaderboard(const std::string &gpu, const std::string &mode) const {
+std::vector<Attempt> History::leaderboard(const std::string &gpu, const std::string &problem,
+                                          const std::string &mode) const {
     Statement query(db_, path_,
                     std::string("SELECT ") + summary_columns + " FROM (SELECT *, ROW_NUMBER() OVER (PARTITION BY " +
                         "solution_path ORDER BY " + best_first + ") AS place FROM attempts WHERE " + ranked_attempts +
                         ") WHERE place = 1 ORDER BY " + best_first);
-    query.bind(2, gpu).bind(3, mode);
+    query.bind(2, gpu).bind(3, mode).bind(4, problem);
     std::vector<Attempt> board;
     while (query.step()) board.push_back(read_summary(query));
     return board;
+}
+
+std::vector<History::Board> History::boards() const {
+    Statement query(db_, path_, "SELECT DISTINCT gpu_name, problem FROM attempts ORDER BY gpu_name, problem");
+    std::vector<Board> found;
+    while (query.step()) found.push_back({query.text(0), query.text(1)});
+    return found;
 }
 
 } // namespace gemm

@@ -20,7 +20,8 @@
 // judge is writing (WAL: readers see the last commit).
 //
 // Schema (PRAGMA application_id = 0x47454D4D, "GEMM", on every file this judge creates;
-// PRAGMA user_version = 1; files of judges before the marker are recognised by their tables):
+// PRAGMA user_version = 2; files of judges before the marker are recognised by their tables;
+// a file of schema 1 is upgraded when first opened: its attempts get the seed's problem):
 //   attempts  one row per judge or rank run
 //     id INTEGER PRIMARY KEY, time_utc TEXT ("2025-06-01T12:34:56Z"), mode TEXT ("judge",
 //     "rank"), solution_name TEXT (file name), solution_path TEXT (absolute path: one
@@ -31,7 +32,8 @@
 //     REAL (the score: over the cases timed against cuBLAS, measurement/score.hpp
 //     score_against_cublas; NULL when the run has none), noise_floor REAL (a rank run's:
 //     the relative half-width of its score's interval), report_json TEXT (the run's whole
-//     --json report)
+//     --json report), problem TEXT (the problem judged, testcases/problem.hpp: what a score
+//     compares with only within)
 //   cases     one row per case of an attempt
 //     attempt_id INTEGER REFERENCES attempts(id), position INTEGER (order in the run),
 //     name TEXT, verdict TEXT, median_ms REAL, relative_spread REAL, cublas_median_ms REAL
@@ -92,6 +94,7 @@ struct Attempt {
     std::string worst_verdict;
     std::optional<double> geomean_ms, geomean_ratio_to_cublas, percent_of_peak, noise_floor;
     std::string report_json;
+    std::string problem; // record(): the seed's when empty
     std::vector<CaseRecord> cases;
     int cublas_cases = 0; // read back: its cases timed against cuBLAS, which the score is over
 };
@@ -101,6 +104,7 @@ struct AttemptFilter {
     std::optional<std::string> solution; // its file name, absolute path or content hash
     std::optional<std::string> gpu;      // the GPU's name exactly
     std::optional<std::string> mode;
+    std::optional<std::string> problem;
 };
 
 // $XDG_DATA_HOME/gemm-judge/history.sqlite when XDG_DATA_HOME is an absolute path (the
@@ -154,16 +158,23 @@ class History {
 
     // Only attempts that have a score and every case AC, of one mode (a rank run times a
     // fixed set of shapes; a judge run's score is over whichever cases it was given) and
-    // one GPU model. Best is the highest geometric-mean ratio to cuBLAS (steady under a
+    // one GPU model and one problem. Best is the highest geometric-mean ratio to cuBLAS (steady under a
     // changing clock), then the shortest geometric-mean time; attempts without a ratio
     // rank after those with one.
     //
     // The best attempt of one solution (file name, path or hash), whole.
-    std::optional<Attempt> best(const std::string &solution, const std::string &gpu,
-                                const std::string &mode = "rank") const;
-    // The best attempt of every solution (by path) on that GPU model, best first, as
-    // summaries. Never mixes GPU models: the same kernel on another GPU is another board.
-    std::vector<Attempt> leaderboard(const std::string &gpu, const std::string &mode = "rank") const;
+    std::optional<Attempt> best(const std::string &solution, const std::string &gpu, const std::string &mode,
+                                const std::string &problem) const;
+    // The best attempt of every solution (by path) on that GPU model for that problem, best
+    // first, as summaries. Never mixes GPU models or problems: the same kernel on another GPU
+    // is another board, and scores of two problems do not compare.
+    std::vector<Attempt> leaderboard(const std::string &gpu, const std::string &problem,
+                                     const std::string &mode = "rank") const;
+    // Every GPU model and problem with an attempt: the boards there are, by GPU, then problem.
+    struct Board {
+        std::string gpu, problem;
+    };
+    std::vector<Board> boards() const;
 
     // The file's device and inode when it was opened: which file a recovery sets aside.
     struct Identity {
@@ -177,6 +188,7 @@ class History {
   private:
     History(std::string path, HistoryPlace place) : path_(std::move(path)), place_(place) {}
     void connect();
+    void upgrade();
     long long insert(const Attempt &attempt);
     std::string path_;
     HistoryPlace place_;

@@ -8,6 +8,7 @@
 #include "measurement/sampling.hpp"
 #include "measurement/significance.hpp"
 #include "measurement/stats.hpp"
+#include "testcases/problem.hpp"
 
 #include <algorithm>
 #include <array>
@@ -64,8 +65,9 @@ Rounds rounds_of(const std::vector<double> &samples, const nlohmann::json *sizes
     return start == samples.size() ? rounds : Rounds{samples};
 }
 
-// A --json report of a judge or rank run, or a history attempt (#ID, whose report it keeps).
-Timings timings_of_report(const std::string &side, const JudgeOptions &options) {
+// A --json report of a judge or rank run, or a history attempt (#ID, whose report it keeps);
+// `problem`: the problem it judged (a report written before problems: the default one).
+Timings timings_of_report(const std::string &side, const JudgeOptions &options, std::string &problem) {
     nlohmann::json report;
     if (side.rfind('#', 0) == 0) {
         const long long id = attempt_id(side);
@@ -75,10 +77,13 @@ Timings timings_of_report(const std::string &side, const JudgeOptions &options) 
                 .attempt(id);
         if (!attempt) throw UsageError(side + ": no such attempt in the history");
         report = nlohmann::json::parse(attempt->report_json);
+        problem = attempt->problem;
     } else {
         std::ifstream in(side);
         report = nlohmann::json::parse(in, nullptr, false);
         if (report.is_discarded() || !report.contains("cases")) throw UsageError(side + ": not a judge JSON report");
+        const auto named = report.find("problem");
+        problem = named != report.end() && named->is_string() ? named->get<std::string>() : default_problem().name;
     }
     std::map<std::string, const nlohmann::json *> round_sizes;
     if (report.contains("rank") && report["rank"].contains("rows"))
@@ -322,8 +327,14 @@ int compare(const JudgeOptions &options) {
         if (live) {
             if (const auto status = time_live(options, report, old_side, new_side)) return *status;
         } else {
-            old_side = timings_of_report(options.solution, options);
-            new_side = timings_of_report(options.rounds.other, options);
+            std::string old_problem, new_problem;
+            old_side = timings_of_report(options.solution, options, old_problem);
+            new_side = timings_of_report(options.rounds.other, options, new_problem);
+            // Two problems' cases may share names and shapes, but not what is computed.
+            if (old_problem != new_problem)
+                throw UsageError("compare: " + options.solution + " judged " + old_problem + " and " +
+                                 options.rounds.other + " judged " + new_problem +
+                                 ": two reports compare only within one problem");
         }
     } catch (const UsageError &e) {
         std::cerr << wrap_to_width("judge: " + std::string(e.what()), console_width, 2) << "\n";

@@ -80,6 +80,7 @@ int show_history(const JudgeOptions &options) {
         if (!history) return 0;
         AttemptFilter filter;
         if (!options.solution.empty()) filter.solution = solution_key(options.solution);
+        if (!options.selection.problem.empty()) filter.problem = options.selection.problem;
         const auto attempts = read_or_start_over(*history, [&] { return history->attempts(filter); });
         if (attempts.empty()) {
             report.note("history: no attempt recorded" + (options.solution.empty() ? "" : " for " + options.solution) +
@@ -88,11 +89,11 @@ int show_history(const JudgeOptions &options) {
         }
         HistoryList list;
         list.solution = options.solution;
-        // Previous and best within one solution, GPU model and mode: nothing else compares.
+        // Previous and best within one solution, GPU model, mode and problem: nothing else compares.
         std::map<std::string, std::pair<const Attempt *, const Attempt *>> seen;
         for (const auto &a : attempts) {
             HistoryRow row{a, std::nullopt, std::nullopt};
-            auto &[last, top] = seen[a.solution_path + "|" + a.gpu_name + "|" + a.mode];
+            auto &[last, top] = seen[a.solution_path + "|" + a.gpu_name + "|" + a.mode + "|" + a.problem];
             if (speed(a)) {
                 if (last) row.since_previous = change(a, *last);
                 if (top) row.since_best = change(a, *top);
@@ -114,14 +115,13 @@ int show_leaderboard(const JudgeOptions &options) {
     try {
         auto history = open_history(options, report, "leaderboard");
         if (!history) return 0;
-        std::set<std::string> gpus;
-        for (const auto &a : read_or_start_over(*history, [&] { return history->attempts({}); }))
-            gpus.insert(a.gpu_name);
-        if (gpus.empty()) report.note("leaderboard: no attempt recorded in " + history->path());
+        const auto kept = read_or_start_over(*history, [&] { return history->boards(); });
+        if (kept.empty()) report.note("leaderboard: no attempt recorded in " + history->path());
         Leaderboards boards;
-        for (const auto &gpu : gpus) {
-            auto places = history->leaderboard(gpu);
-            if (!places.empty()) boards.boards.push_back({gpu, std::move(places)});
+        for (const auto &[gpu, problem] : kept) {
+            if (!options.selection.problem.empty() && problem != options.selection.problem) continue;
+            auto places = history->leaderboard(gpu, problem);
+            if (!places.empty()) boards.boards.push_back({gpu, problem, std::move(places)});
         }
         report.leaderboards_listed(boards);
     } catch (const HistoryError &e) {

@@ -60,6 +60,7 @@ void HistoryReporter::run_finished(const RunContext &run, const std::vector<Case
     if (results.empty() || !run.device.present) return; // nothing ran on a GPU: no attempt to remember
     Attempt a;
     a.mode = mode_;
+    a.problem = run.problem;
     a.solution_path = recorded_solution_path(run.solution);
     a.solution_name = std::filesystem::path(a.solution_path).filename().string();
     a.solution_hash = hash_of_file(run.solution).value_or("");

@@ -119,13 +119,13 @@ struct HistoryList {
     std::vector<HistoryRow> rows;
 };
 
-// leaderboard: each GPU's best ranked attempt of every solution, best first.
+// leaderboard: each GPU's best ranked attempt of every solution at one problem, best first.
 struct Leaderboard {
-    std::string gpu;
+    std::string gpu, problem;
     std::vector<Attempt> places;
 };
 struct Leaderboards {
-    std::vector<Leaderboard> boards; // by GPU name
+    std::vector<Leaderboard> boards; // by GPU name, then problem
 };
 
 } // namespace gemm

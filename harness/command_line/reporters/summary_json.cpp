@@ -121,6 +121,7 @@ void to_json(nlohmann::json &j, const HistoryList &x) {
         if (row.attempt.geomean_ratio_to_cublas)
             points.push_back({{"time", row.attempt.time_utc},
                               {"solution", row.attempt.solution_name},
+                              {"problem", row.attempt.problem},
                               {"score", *row.attempt.geomean_ratio_to_cublas}});
     j = {{"kind", "history"},
          {"title", "attempts" + (x.solution.empty() ? "" : " of " + x.solution)},
@@ -129,15 +130,19 @@ void to_json(nlohmann::json &j, const HistoryList &x) {
 }
 
 void to_json(nlohmann::json &j, const Leaderboards &x) {
+    // Keyed by GPU, as before problems; each GPU's rows board by board (problem, then place).
     j = nlohmann::json::object();
     for (const Leaderboard &board : x.boards) {
-        nlohmann::json rows = nlohmann::json::array();
+        nlohmann::json &rows = j[board.gpu];
+        if (rows.is_null()) rows = nlohmann::json::array();
+        int place = 0;
         for (const Attempt &a : board.places)
             rows.push_back({{"solution", a.solution_path},
+                            {"problem", board.problem},
+                            {"place", ++place},
                             {"attempt", a.id},
                             {"geomean_ratio_to_cublas", a.geomean_ratio_to_cublas.value_or(0)},
                             {"percent_of_peak", a.percent_of_peak.value_or(0)}});
-        j[board.gpu] = rows;
     }
 }
 

@@ -3,7 +3,9 @@
 #include "common/terminal_text.hpp"
 #include "common/text.hpp"
 #include "measurement/stats.hpp"
+#include "testcases/problem.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <filesystem>
 
@@ -130,17 +132,33 @@ std::string text_of(const CompareSummary &x) {
     return text;
 }
 
+// One attempt's row of the history's table.
+std::string history_row_text(const HistoryRow &row) {
+    const Attempt &a = row.attempt;
+    return formatted("%-4lld %-16s %-5s %s%s%-3s %s %s%s\n", a.id, minute_of(a.time_utc).c_str(), a.mode.c_str(),
+                     cell(a.solution_name, 16).c_str(), cell(a.gpu_name, 12).c_str(), a.worst_verdict.c_str(),
+                     pad_to_width(shown_score(a), 20).c_str(), pad_to_width(change_text(row.since_previous), 9).c_str(),
+                     change_text(row.since_best).c_str());
+}
+
 std::string text_of(const HistoryList &x) {
+    // Attempts at other problems than the default one are listed under their problem's name,
+    // each problem's in the order they were made: scores of two problems never compare.
+    std::vector<std::string> problems;
+    for (const HistoryRow &row : x.rows)
+        if (std::find(problems.begin(), problems.end(), row.attempt.problem) == problems.end())
+            problems.push_back(row.attempt.problem);
+    const bool by_problem = problems.size() > 1 || (problems.size() == 1 && problems[0] != default_problem().name);
     std::string text = formatted("%-4s %-16s %-5s %-16s %-12s %-3s %-20s %-8s %s\n", "id", "time (UTC)", "mode",
                                  "solution", "GPU", "", "score (vs cuBLAS)", "vs last", "vs best");
-    for (const HistoryRow &row : x.rows) {
-        const Attempt &a = row.attempt;
-        text +=
-            formatted("%-4lld %-16s %-5s %s%s%-3s %s %s%s\n", a.id, minute_of(a.time_utc).c_str(), a.mode.c_str(),
-                      cell(a.solution_name, 16).c_str(), cell(a.gpu_name, 12).c_str(), a.worst_verdict.c_str(),
-                      pad_to_width(shown_score(a), 20).c_str(),
-                      pad_to_width(change_text(row.since_previous), 9).c_str(), change_text(row.since_best).c_str());
-    }
+    if (!by_problem)
+        for (const HistoryRow &row : x.rows) text += history_row_text(row);
+    else
+        for (const std::string &problem : problems) {
+            text += wrap_to_width("problem " + escape_for_terminal(problem) + ":", console_width, 2) + "\n";
+            for (const HistoryRow &row : x.rows)
+                if (row.attempt.problem == problem) text += history_row_text(row);
+        }
     return text + "After the GPU, the worst verdict. score: the geometric mean of cuBLAS time / yours (×)\n"
                   "over the cases timed against cuBLAS: the ranked set in a rank run, the perf cases (or\n"
                   "--baseline's) in a judge run, counted; - when none was or a case is not AC.\n"
@@ -149,7 +167,10 @@ std::string text_of(const HistoryList &x) {
 }
 
 std::string text_of(const Leaderboard &x) {
-    std::string text = "leaderboard on " + escape_for_terminal(x.gpu) + " (best ranked attempt of each solution):\n";
+    std::string text = wrap_to_width("leaderboard on " + escape_for_terminal(x.gpu) + ", problem " +
+                                         escape_for_terminal(x.problem) + " (best ranked attempt of each solution):",
+                                     console_width, 2) +
+                       "\n";
     text += formatted("%-4s %-24s %-10s %-12s %-12s %-6s %s", "#", "solution", "vs cuBLAS", "of FP32 peak", "geomean",
                       "id", "time (UTC)");
     int place = 0;

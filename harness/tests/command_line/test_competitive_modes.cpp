@@ -158,6 +158,18 @@ TEST_CASE(
     CHECK(contains(same.output, "not significant"));
     const auto mixed = run_captured({judge_program, "compare", slow, folder.write("x.cu", "")});
     CHECK(mixed.exit_code == 64);
+    // A report of another problem: the same case name and shape, another computation. A report
+    // without the key (before problems) is the default problem's.
+    auto other = nlohmann::json::parse(report_with(8.5, 2));
+    other["problem"] = "kernelbench/1-square-matmul";
+    const auto across = run_captured({judge_program, "compare", slow, folder.write("other.json", other.dump())});
+    CAPTURE(across.output);
+    CHECK(across.exit_code == 64);
+    CHECK(contains(unwrapped(across.output), "judged leetgpu/2-matrix-multiplication"));
+    CHECK(contains(unwrapped(across.output), "two reports compare only within one problem"));
+    other["problem"] = "leetgpu/2-matrix-multiplication";
+    CHECK(run_captured({judge_program, "compare", slow, folder.write("same.json", other.dump()), "--no-history"})
+              .exit_code == 0);
 }
 
 TEST_CASE("compare --plot without matplotlib, where it cannot be installed: exit 7 naming the command, nothing "
@@ -279,6 +291,56 @@ TEST_CASE("the leaderboard gives one board per GPU model, best first") {
     const std::string board = run.output.substr(h200);
     CHECK(board.find("tiled.cu") < board.find("naive.cu"));
     CHECK(run.output.substr(a100, h200 > a100 ? h200 - a100 : std::string::npos).find("naive.cu") == std::string::npos);
+}
+
+TEST_CASE("the leaderboard and the history keep each problem apart, and --problem picks one") {
+    TempFolder folder;
+    const auto db = folder.at("h.sqlite");
+    {
+        History h = History::open(db);
+        h.record(ranked_attempt("/k/tiled.cu", "NVIDIA H200", 0.16, 0.004));
+        Attempt other = ranked_attempt("/k/naive.cu", "NVIDIA H200", 0.50, 0.004);
+        other.problem = "tensara/matmul-3d";
+        h.record(other);
+    }
+    const auto boards = run_captured({judge_program, "leaderboard", "--history", db});
+    CAPTURE(boards.output);
+    CHECK(boards.exit_code == 0);
+    const std::string text = unwrapped(boards.output);
+    const auto seed = text.find("leaderboard on NVIDIA H200, problem leetgpu/2-matrix-multiplication"),
+               other = text.find("leaderboard on NVIDIA H200, problem tensara/matmul-3d");
+    REQUIRE(seed != std::string::npos);
+    REQUIRE(other != std::string::npos);
+    REQUIRE(seed < other);
+    CHECK(text.substr(seed, other - seed).find("naive.cu") == std::string::npos); // not on the seed's board
+    CHECK(text.substr(other).find("naive.cu") != std::string::npos);
+    CHECK(text.substr(other).find("tiled.cu") == std::string::npos);
+
+    const auto one = run_captured({judge_program, "leaderboard", "--problem", "tensara/matmul-3d", "--history", db});
+    CHECK(one.exit_code == 0);
+    CHECK_FALSE(contains(unwrapped(one.output), "problem leetgpu/2-matrix-multiplication"));
+    CHECK(contains(one.output, "naive.cu"));
+
+    const auto listed = run_captured({judge_program, "history", "--history", db});
+    CAPTURE(listed.output);
+    CHECK(listed.exit_code == 0);
+    const auto seed_heading = listed.output.find("problem leetgpu/2-matrix-multiplication:"),
+               other_heading = listed.output.find("problem tensara/matmul-3d:");
+    REQUIRE(seed_heading != std::string::npos);
+    REQUIRE(other_heading != std::string::npos);
+    CHECK(listed.output.find("naive.cu") > other_heading);
+    CHECK(listed.output.find("tiled.cu") < other_heading);
+
+    const auto filtered = run_captured({judge_program, "history", "--problem", "tensara/matmul-3d", "--history", db});
+    CAPTURE(filtered.output);
+    CHECK(filtered.exit_code == 0);
+    CHECK(contains(filtered.output, "naive.cu"));
+    CHECK_FALSE(contains(filtered.output, "tiled.cu"));
+
+    const auto mistyped =
+        run_captured({judge_program, "leaderboard", "--problem", "tensara/matmul-3", "--history", db});
+    CHECK(mistyped.exit_code == 64);
+    CHECK(contains(unwrapped(mistyped.output), "tensara/matmul-3d"));
 }
 
 TEST_CASE("rounds repeat until every shape is steady, at least twice, and stop when the budget is spent") {

@@ -34,6 +34,9 @@ namespace fs = std::filesystem;
 
 namespace {
 
+// The default problem's name: every attempt of these tests but the problem tests' is its.
+const std::string seed_problem = "leetgpu/2-matrix-multiplication";
+
 // The recovery note is broken at spaces into lines of 100 columns: read as the one sentence it is.
 std::string note_read_whole(const History &history) {
     std::string sentence = history.recovery_note();
@@ -224,13 +227,13 @@ TEST_CASE("attempts, oldest first, filtered by solution name, path or hash, GPU 
     CHECK(all[0].report_json.empty());         // summaries
     CHECK(all[0].cases.empty());
 
-    CHECK(history.attempts({"tiled.cu", {}, {}}).size() == 3);
-    CHECK(history.attempts({"/home/me/kernels/tiled.cu", {}, {}}).size() == 3);
-    CHECK(history.attempts({"hash-of-naive.cu", {}, {}}).size() == 1);
-    CHECK(history.attempts({"tiled.cu", "NVIDIA H200", {}}).size() == 2);
-    CHECK(history.attempts({"tiled.cu", "NVIDIA H200", "rank"}).size() == 1);
-    CHECK(history.attempts({{}, "NVIDIA A100", {}}).size() == 1);
-    CHECK(history.attempts({"missing.cu", {}, {}}).empty());
+    CHECK(history.attempts({"tiled.cu", {}, {}, {}}).size() == 3);
+    CHECK(history.attempts({"/home/me/kernels/tiled.cu", {}, {}, {}}).size() == 3);
+    CHECK(history.attempts({"hash-of-naive.cu", {}, {}, {}}).size() == 1);
+    CHECK(history.attempts({"tiled.cu", "NVIDIA H200", {}, {}}).size() == 2);
+    CHECK(history.attempts({"tiled.cu", "NVIDIA H200", "rank", {}}).size() == 1);
+    CHECK(history.attempts({{}, "NVIDIA A100", {}, {}}).size() == 1);
+    CHECK(history.attempts({"missing.cu", {}, {}, {}}).empty());
 }
 
 TEST_CASE("best: the highest ratio to cuBLAS among scored all-AC attempts of that solution, mode and GPU") {
@@ -246,15 +249,15 @@ TEST_CASE("best: the highest ratio to cuBLAS among scored all-AC attempts of tha
     history.record(scored("tiled.cu", "NVIDIA A100", 0.99, 3));
     history.record(scored("other.cu", "NVIDIA H200", 0.98, 3));
 
-    const auto best = history.best("tiled.cu", "NVIDIA H200");
+    const auto best = history.best("tiled.cu", "NVIDIA H200", "rank", seed_problem);
     REQUIRE(best);
     CHECK(best->id == good_id);
     REQUIRE(best->cases.size() == 1); // whole, for a significance test against it
     CHECK(best->cases[0].samples_ms == std::vector<double>{10.0, 10.1});
-    CHECK(history.best("hash-of-tiled.cu", "NVIDIA H200")->id == good_id);
-    CHECK(history.best("tiled.cu", "NVIDIA H200", "judge")->geomean_ratio_to_cublas == 0.95);
-    CHECK_FALSE(history.best("tiled.cu", "NVIDIA H100"));
-    CHECK_FALSE(history.best("missing.cu", "NVIDIA H200"));
+    CHECK(history.best("hash-of-tiled.cu", "NVIDIA H200", "rank", seed_problem)->id == good_id);
+    CHECK(history.best("tiled.cu", "NVIDIA H200", "judge", seed_problem)->geomean_ratio_to_cublas == 0.95);
+    CHECK_FALSE(history.best("tiled.cu", "NVIDIA H100", "rank", seed_problem));
+    CHECK_FALSE(history.best("missing.cu", "NVIDIA H200", "rank", seed_problem));
 }
 
 TEST_CASE("best without cuBLAS ratios is the shortest time, and attempts with a ratio rank first") {
@@ -262,13 +265,13 @@ TEST_CASE("best without cuBLAS ratios is the shortest time, and attempts with a 
     auto history = History::open(dir.at("h.sqlite"));
     history.record(scored("a.cu", "G", std::nullopt, 5));
     history.record(scored("a.cu", "G", std::nullopt, 4));
-    CHECK(history.best("a.cu", "G")->geomean_ms == 4);
+    CHECK(history.best("a.cu", "G", "rank", seed_problem)->geomean_ms == 4);
     history.record(scored("a.cu", "G", 0.1, 50));
-    CHECK(history.best("a.cu", "G")->geomean_ratio_to_cublas == 0.1);
+    CHECK(history.best("a.cu", "G", "rank", seed_problem)->geomean_ratio_to_cublas == 0.1);
     Attempt unscored = scored("b.cu", "G", std::nullopt, 0);
     unscored.geomean_ms.reset();
     history.record(unscored);
-    CHECK_FALSE(history.best("b.cu", "G"));
+    CHECK_FALSE(history.best("b.cu", "G", "rank", seed_problem));
 }
 
 TEST_CASE("leaderboard: each solution's best on one GPU model, best first, never another model's attempts") {
@@ -283,7 +286,7 @@ TEST_CASE("leaderboard: each solution's best on one GPU model, best first, never
     history.record(scored("broken.cu", "NVIDIA H200", 2.0, 1, "WA")); // never on a board
     history.record(scored("judged.cu", "NVIDIA H200", 0.5, 9, "AC", "judge"));
 
-    const auto board = history.leaderboard("NVIDIA H200");
+    const auto board = history.leaderboard("NVIDIA H200", seed_problem);
     REQUIRE(board.size() == 2);
     CHECK(board[0].solution_name == "tiled.cu");
     CHECK(board[0].geomean_ratio_to_cublas == 0.16);
@@ -291,12 +294,77 @@ TEST_CASE("leaderboard: each solution's best on one GPU model, best first, never
     CHECK(board[1].geomean_ratio_to_cublas == 0.11);
     for (const auto &a : board) CHECK(a.gpu_name == "NVIDIA H200");
 
-    const auto other = history.leaderboard("NVIDIA A100");
+    const auto other = history.leaderboard("NVIDIA A100", seed_problem);
     REQUIRE(other.size() == 2);
     CHECK(other[0].solution_name == "wmma.cu");
     CHECK(other[1].solution_name == "tiled.cu");
-    CHECK(history.leaderboard("NVIDIA H200", "judge").size() == 1);
-    CHECK(history.leaderboard("NVIDIA H100").empty());
+    CHECK(history.leaderboard("NVIDIA H200", seed_problem, "judge").size() == 1);
+    CHECK(history.leaderboard("NVIDIA H100", seed_problem).empty());
+}
+
+TEST_CASE("attempts of two problems never share a board or a best: each problem has its own") {
+    TempFolder dir;
+    auto history = History::open(dir.at("h.sqlite"));
+    history.record(scored("tiled.cu", "NVIDIA H200", 0.16, 20)); // no problem given: the default one
+    Attempt other = scored("tiled.cu", "NVIDIA H200", 0.90, 2);
+    other.problem = "tensara/matmul-3d";
+    history.record(other);
+    Attempt third = scored("mine.cu", "NVIDIA H200", 0.50, 5);
+    third.problem = "tensara/matmul-3d";
+    history.record(third);
+
+    const auto boards = history.boards();
+    REQUIRE(boards.size() == 2);
+    CHECK(boards[0].problem == seed_problem);
+    CHECK(boards[1].problem == "tensara/matmul-3d");
+    const auto seed_board = history.leaderboard("NVIDIA H200", seed_problem);
+    REQUIRE(seed_board.size() == 1);
+    CHECK(seed_board[0].geomean_ratio_to_cublas == 0.16);
+    CHECK(seed_board[0].problem == seed_problem);
+    const auto board = history.leaderboard("NVIDIA H200", "tensara/matmul-3d");
+    REQUIRE(board.size() == 2);
+    CHECK(board[0].solution_name == "tiled.cu");
+    CHECK(board[1].solution_name == "mine.cu");
+    CHECK(history.best("tiled.cu", "NVIDIA H200", "rank", seed_problem)->geomean_ratio_to_cublas == 0.16);
+    CHECK(history.best("tiled.cu", "NVIDIA H200", "rank", "tensara/matmul-3d")->geomean_ratio_to_cublas == 0.90);
+    CHECK(history.attempts({{}, {}, {}, "tensara/matmul-3d"}).size() == 2);
+    CHECK(history.attempts({"tiled.cu", {}, {}, seed_problem}).size() == 1);
+}
+
+TEST_CASE("a history of schema 1 (before problems) is upgraded when opened: its attempts are the default "
+          "problem's") {
+    TempFolder dir;
+    const auto path = dir.at("v1.sqlite");
+    {
+        RawDatabase raw(path);
+        raw.text("PRAGMA application_id = 1195724109");
+        raw.text("CREATE TABLE attempts (id INTEGER PRIMARY KEY, time_utc TEXT NOT NULL, mode TEXT NOT NULL, "
+                 "solution_name TEXT NOT NULL, solution_path TEXT NOT NULL, solution_hash TEXT NOT NULL, gpu_name "
+                 "TEXT NOT NULL, driver_version TEXT NOT NULL, sm_clock_mhz INTEGER NOT NULL, judge_version TEXT NOT "
+                 "NULL, worst_verdict TEXT NOT NULL, geomean_ms REAL, geomean_ratio_to_cublas REAL, percent_of_peak "
+                 "REAL, noise_floor REAL, report_json TEXT NOT NULL)");
+        raw.text("CREATE TABLE cases (attempt_id INTEGER NOT NULL REFERENCES attempts(id), position INTEGER NOT "
+                 "NULL, name TEXT NOT NULL, verdict TEXT NOT NULL, median_ms REAL, relative_spread REAL, "
+                 "cublas_median_ms REAL, samples_ms TEXT NOT NULL, PRIMARY KEY (attempt_id, position))");
+        raw.text("INSERT INTO attempts (time_utc, mode, solution_name, solution_path, solution_hash, gpu_name, "
+                 "driver_version, sm_clock_mhz, judge_version, worst_verdict, geomean_ms, geomean_ratio_to_cublas, "
+                 "report_json) VALUES ('2026-01-01T00:00:00Z', 'rank', 'old.cu', '/old.cu', 'h', 'G', 'd', 1980, "
+                 "'v', 'AC', 2, 0.5, '{}')");
+        raw.text("PRAGMA user_version = 1");
+    }
+    auto history = History::open(path);
+    CHECK(history.recovery_note().empty()); // an older judge's history is not damage
+    CHECK(RawDatabase(path).number("PRAGMA user_version") == 2);
+    const auto all = history.attempts();
+    REQUIRE(all.size() == 1);
+    CHECK(all[0].problem == seed_problem);
+    CHECK(history.leaderboard("G", seed_problem).size() == 1);
+    Attempt other = scored("new.cu", "G", 0.7, 1);
+    other.problem = "kernelbench/1-square-matmul";
+    history.record(other);
+    CHECK(History::open(path).attempts({{}, {}, {}, "kernelbench/1-square-matmul"}).size() == 1);
+    // A judge of schema 1 would now refuse the file as a newer judge's; opened again, nothing changes.
+    CHECK(History::open(path).attempts().size() == 2);
 }
 
 TEST_CASE("the default file: XDG_DATA_HOME when absolute, else under HOME") {
@@ -498,8 +566,8 @@ TEST_CASE("two judges recording at once into a new file: 100 attempts, every one
     CHECK(raw.number("SELECT count(*) FROM cases") == 200);
     CHECK(raw.case_rows_without_attempt() == 0);
     auto history = History::open(path);
-    CHECK(history.attempts({"first.cu", {}, {}}).size() == 50);
-    CHECK(history.attempts({"second.cu", {}, {}}).size() == 50);
+    CHECK(history.attempts({"first.cu", {}, {}, {}}).size() == 50);
+    CHECK(history.attempts({"second.cu", {}, {}, {}}).size() == 50);
 }
 
 TEST_CASE("a history whose first 100 bytes were overwritten is kept byte for byte and a new one records the run") {
@@ -633,7 +701,7 @@ TEST_CASE("a new or empty file becomes a history marked with the application_id,
         const auto path = dir.at("new.sqlite");
         History::open(path);
         CHECK(RawDatabase(path).number("PRAGMA application_id") == 0x47454D4D);
-        CHECK(RawDatabase(path).number("PRAGMA user_version") == 1);
+        CHECK(RawDatabase(path).number("PRAGMA user_version") == 2);
     }
     SUBCASE("an empty file") {
         const auto path = dir.at("empty.sqlite");
@@ -693,8 +761,8 @@ TEST_CASE("readers do not wait for a writer: a history is opened and read while 
     {
         auto history = History::open(path);
         CHECK(history.attempts().size() == 1); // the last commit, not the writer's open transaction
-        CHECK(history.best("a.cu", "G"));
-        CHECK(history.leaderboard("G").size() == 1);
+        CHECK(history.best("a.cu", "G", "rank", seed_problem));
+        CHECK(history.leaderboard("G", seed_problem).size() == 1);
     }
     const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - began).count();
     CHECK(seconds < 2.0); // the busy timeout is 10 s: a reader that asked for the write lock would wait it out

@@ -153,7 +153,8 @@ TEST_CASE("every kind of --json report validates against docs/report.schema.json
         a.solution_path = "/x/tiled.cu";
         a.geomean_ratio_to_cublas = 0.5;
         r.history_listed({"", {{a, ScoreChange{0.1, true}, std::nullopt}}});
-        r.leaderboards_listed({{{"NVIDIA H200", {a}}}});
+        a.problem = "tensara/matmul-3d";
+        r.leaderboards_listed({{{"NVIDIA H200", "tensara/matmul-3d", {a}}}});
     });
     const auto valid = check_reports(folder.path.string());
     CAPTURE(valid.output);
