@@ -61,6 +61,7 @@ BatchRow row_from_judge(const judge_child::JudgeEnding &ending, const std::strin
         json = nullptr; // a report cut short: the exit status still says the worst
     }
     if (json.is_object()) {
+        if (json.contains("problem") && json["problem"].is_string()) row.problem = json["problem"].get<std::string>();
         const nlohmann::json summary = json.contains("summary") ? json["summary"] : nlohmann::json();
         if (summary.contains("counts") && summary["counts"].is_object())
             for (const auto &[verdict, count] : summary["counts"].items())
@@ -105,7 +106,8 @@ void to_json(nlohmann::json &j, const BatchRow &row) {
          {"wall_s", row.wall_s},
          {"report", row.report},
          {"output", row.output},
-         {"note", row.note}};
+         {"note", row.note},
+         {"problem", row.problem}};
 }
 
 void from_json(const nlohmann::json &j, BatchRow &row) {
@@ -124,6 +126,7 @@ void from_json(const nlohmann::json &j, BatchRow &row) {
     row.report = j.value("report", "");
     row.output = j.value("output", "");
     row.note = j.value("note", "");
+    row.problem = j.value("problem", "");
 }
 
 } // namespace gemm::batch

@@ -29,6 +29,7 @@ struct BatchRow {
     std::string report;               // its --json report, beside the row
     std::string output;               // what it printed (its table), beside the row
     std::string note;                 // why, where the worst verdict needs it (JE, no GPU)
+    std::string problem;              // the problem its report names; "" when it left none
 
     bool no_gpu() const { return !worst; }
     // A verdict about the solution itself; a row that is not (JE, no GPU) is judged again

@@ -1,12 +1,14 @@
 #include "batch/batch_table.hpp"
 #include "batch/gpu_lanes.hpp"
 #include "common/terminal_text.hpp"
+#include "testcases/problem.hpp"
 
 #include <algorithm>
 #include <cstdio>
 #include <functional>
 #include <map>
 #include <nlohmann/json.hpp>
+#include <set>
 
 namespace gemm::batch {
 
@@ -93,7 +95,21 @@ void print_notes(std::ostream &out, const std::vector<BatchRow> &rows,
 } // namespace
 
 void sort_as_leaderboard(BatchResult &result) {
-    std::stable_sort(result.rows.begin(), result.rows.end(), ranks_before);
+    // A row whose judge left no report (it crashed, hung or never started) names no problem:
+    // it is the batch's --problem's, or the one problem every other row answers.
+    std::set<std::string> named;
+    for (const auto &row : result.rows)
+        if (!row.problem.empty()) named.insert(row.problem);
+    const std::string board_of_unnamed = !result.problem.empty() ? result.problem
+                                         : named.size() == 1     ? *named.begin()
+                                                                 : std::string();
+    for (auto &row : result.rows)
+        if (row.problem.empty()) row.problem = board_of_unnamed;
+    // Each problem's rows together, by name; the rows of no known problem last.
+    std::stable_sort(result.rows.begin(), result.rows.end(), [](const BatchRow &a, const BatchRow &b) {
+        if (a.problem != b.problem) return !a.problem.empty() && (b.problem.empty() || a.problem < b.problem);
+        return ranks_before(a, b);
+    });
 }
 
 void print_batch_table(std::ostream &out, const BatchResult &result) {
@@ -114,9 +130,25 @@ void print_batch_table(std::ostream &out, const BatchResult &result) {
     if (scored) header += padded("score", 6);
     if (!folder.empty()) print_wrapped(out, "submissions in " + escape_for_terminal(folder));
     out << header << (any_gpu ? padded("judged in", 10) + "GPU" : "judged in") << "\n";
+    // Each problem's rows under its name, placed among themselves, where the rows answer more
+    // than one problem or answer another than the default one.
+    std::set<std::string> problems;
+    for (const auto &row : result.rows) problems.insert(row.problem);
+    problems.erase(""); // rows of no known problem: under a heading of their own only beside others
+    const bool by_problem =
+        problems.size() > 1 ||
+        (problems.size() == 1 && !problems.begin()->empty() && *problems.begin() != default_problem().name) ||
+        !result.problem.empty();
     std::map<std::string, int> worst_counts;
     int place = 0;
+    const std::string *heading = nullptr;
     for (const auto &row : result.rows) {
+        if (by_problem && (!heading || *heading != row.problem)) {
+            heading = &row.problem;
+            place = 0;
+            print_wrapped(out, "problem " + (row.problem.empty() ? std::string("unknown (the judge left no report)")
+                                                                 : escape_for_terminal(row.problem)));
+        }
         ++worst_counts[row.worst_text()];
         std::string line = padded(std::to_string(++place), place_width) + padded(name_of(row), name_width) +
                            padded(row.worst_text(), 6) + padded(counts_text(row), counts_width);
@@ -144,7 +176,9 @@ void print_batch_table(std::ostream &out, const BatchResult &result) {
 std::string batch_json(const BatchResult &result) {
     nlohmann::json rows = nlohmann::json::array();
     int place = 0;
-    for (const auto &row : result.rows) {
+    for (std::size_t i = 0; i < result.rows.size(); ++i) {
+        const BatchRow &row = result.rows[i];
+        if (i > 0 && result.rows[i - 1].problem != row.problem) place = 0; // a place within its problem
         nlohmann::json j = row;
         j["place"] = ++place;
         rows.push_back(j);
@@ -154,7 +188,8 @@ std::string batch_json(const BatchResult &result) {
                             {"gpus", result.gpus},
                             {"results", result.results_folder},
                             {"wall_s", result.wall_s},
-                            {"judged_before", result.judged_before}}},
+                            {"judged_before", result.judged_before},
+                            {"problem", result.problem}}},
                           {"rows", rows}}
                .dump(2) +
            "\n";

@@ -17,9 +17,11 @@ struct BatchResult {
     std::string results_folder;    // where each row's report and output lie
     double wall_s = 0;             // the batch's own time; 0 for a merge
     int judged_before = 0;         // rows found settled in the results folder, not judged again
+    std::string problem;           // --problem's, when the batch named one
 };
 
-// Sorts the rows as a leaderboard (ranks_before).
+// Sorts the rows as a leaderboard (ranks_before), each problem's apart: scores of two problems
+// never compare, so a batch whose solutions answer several problems has a board for each.
 void sort_as_leaderboard(BatchResult &result);
 
 // The table: place, submission, worst verdict, the counts, the score where ranked, the

@@ -7,6 +7,7 @@
 #include "command_line/options/help_format.hpp"
 #include "common/errors.hpp"
 #include "common/terminal_text.hpp"
+#include "testcases/problem_catalog.hpp"
 #include "verification/verdict.hpp"
 
 #include <CLI/CLI.hpp>
@@ -39,6 +40,7 @@ struct BatchOptions {
     int compile_jobs = 0; // 0: from the CPUs
     double submission_timeout_s = 3600;
     std::vector<std::string> judge_arguments; // after --
+    std::string problem;                      // --problem: every solution judged against it
 };
 
 // The submissions: each file as given, each folder's *.cu files in name order.
@@ -155,6 +157,7 @@ int judge_batch(const BatchOptions &options, const CommandLineDefaults &defaults
 
     BatchResult result;
     result.results_folder = options.results;
+    result.problem = options.problem;
     for (const auto &lane : lanes) result.gpus.push_back(lane.label);
     std::vector<std::optional<BatchRow>> rows(submissions.size());
     std::vector<std::string> keys(submissions.size());
@@ -252,6 +255,10 @@ int run_batch_command(const std::vector<std::string> &args, const CommandLineDef
         ->capture_default_str();
     app.add_option("--json", options.json_path, "also write the batch's table as JSON to this file")
         ->option_text("FILE");
+    app.add_option("--problem", options.problem,
+                   "judge every solution against this problem (./judge problems lists them); by default each "
+                   "solution's own, from its entry point")
+        ->option_text("NAME");
     app.add_flag("--rank", options.rank, "rank every solution (./judge rank): a score for each that is all AC");
     app.add_option("--compile-jobs", options.compile_jobs, "solutions compiled ahead at once (default: one per 8 CPUs)")
         ->option_text("N")
@@ -281,6 +288,16 @@ int run_batch_command(const std::vector<std::string> &args, const CommandLineDef
             return merge(options);
         }
         if (options.inputs.empty()) throw UsageError("batch: name a folder or .cu files (./judge batch solutions)");
+        if (!options.problem.empty()) {
+            if (!problem_folder(defaults.testcases_dir, options.problem))
+                throw UsageError("batch --problem " + unknown_problem(defaults.testcases_dir, options.problem));
+            for (const auto &argument : options.judge_arguments)
+                if (argument == "--problem" || argument.rfind("--problem=", 0) == 0)
+                    throw UsageError("batch: --problem before and after --: name the problem once");
+            // Each judge is told the problem as a judge run by hand would be: it is part of
+            // the row's key, so a batch of another problem judges every solution anew.
+            options.judge_arguments.insert(options.judge_arguments.begin(), {"--problem", options.problem});
+        }
         return judge_batch(options, defaults);
     } catch (const UsageError &e) {
         std::cerr << wrap_to_width("judge: " + escape_for_terminal(e.what(), true), console_width, 2) << "\n";

@@ -9,13 +9,16 @@ log="${BATCH_FAKE_JUDGE_LOG:-/dev/null}"
 file="$1"
 shift
 json=""
+problem="leetgpu/2-matrix-multiplication"
 while [ $# -gt 0 ]; do
     case "$1" in
     --json) json="$2"; shift 2 ;;
+    --problem) problem="$2"; shift 2 ;;
     *) shift ;;
     esac
 done
 name="$(basename "$file")"
+echo "problem $name $problem" >>"$log"
 if [ "${CUDA_VISIBLE_DEVICES-unset}" = "" ]; then
     echo "compile $name" >>"$log"
     grep -q '#error' "$file" && exit 4
@@ -32,8 +35,8 @@ fi
 gpu="${CUDA_VISIBLE_DEVICES-none}"
 echo "start $name $gpu $(date +%s.%N)" >>"$log"
 finish() { # WORST COUNTS EXIT
-    [ -z "$json" ] || printf '{"solution":"%s","summary":{"counts":%s,"worst":"%s","exit_status":%d}}\n' \
-        "$file" "$2" "$1" "$3" >"$json"
+    [ -z "$json" ] || printf '{"solution":"%s","problem":"%s","summary":{"counts":%s,"worst":"%s","exit_status":%d}}\n' \
+        "$file" "$problem" "$2" "$1" "$3" >"$json"
     echo "$name: $1"
     echo "end $name $gpu $(date +%s.%N)" >>"$log"
     exit "$3"

@@ -354,6 +354,71 @@ TEST_CASE(
     CHECK(run.log.empty()); // nothing was judged
 }
 
+TEST_CASE("./judge batch --problem tells every judge the problem, and the table is under the problem's name") {
+    TempFolder folder("gemm-batch");
+    std::filesystem::create_directories(folder.at("bin"));
+    std::filesystem::create_symlink(batch_tests + "/fake-nvidia-smi", folder.at("bin/nvidia-smi"));
+    folder.write("subs/a.cu", "// BATCH: sleep 0\n");
+    folder.write("subs/b.cu", "// BATCH: wa\n");
+    const auto run = run_batch(folder, {folder.at("subs"), "--problem", "tensara/matmul-3d", "--results",
+                                        folder.at("results"), "--json", folder.at("batch.json")});
+    INFO(run.run.output);
+    INFO(run.log);
+    CHECK(contains(run.log, "problem a.cu tensara/matmul-3d"));
+    CHECK(contains(run.log, "problem b.cu tensara/matmul-3d"));
+    CHECK_FALSE(contains(run.log, "leetgpu/2-matrix-multiplication"));
+    CHECK(contains(run.run.output, "problem tensara/matmul-3d\n"));
+    const auto json = nlohmann::json::parse(bytes_of(folder.at("batch.json")));
+    CHECK(json["batch"]["problem"] == "tensara/matmul-3d");
+    REQUIRE(json["rows"].size() == 2);
+    CHECK(json["rows"][0]["problem"] == "tensara/matmul-3d");
+
+    // Without --problem the rows are another batch's: judged anew, not taken from the folder.
+    const auto plain = run_batch(folder, {folder.at("subs"), "--results", folder.at("results")});
+    CHECK(contains(plain.log.substr(run.log.size()), "start a.cu"));
+
+    const auto mistyped =
+        run_batch(folder, {folder.at("subs"), "--problem", "tensara/matmul-3", "--results", folder.at("results")});
+    CHECK(mistyped.run.exit_code == 64);
+    CHECK(contains(unwrapped(mistyped.run.output), "did you mean tensara/matmul-3d"));
+    const auto twice = run_batch(folder, {folder.at("subs"), "--problem", "tensara/matmul-3d", "--results",
+                                          folder.at("results"), "--", "--problem", "tensara/matmul-4d"});
+    CHECK(twice.run.exit_code == 64);
+    CHECK(contains(unwrapped(twice.run.output), "name the problem once"));
+}
+
+TEST_CASE("a batch whose solutions answer two problems has a board for each, placed apart") {
+    BatchResult result;
+    const auto row = [](std::string name, std::string problem, double score) {
+        BatchRow r;
+        r.submission = std::move(name);
+        r.worst = Verdict::AC;
+        r.counts = {{"AC", 3}};
+        r.score = score;
+        r.gpu = "0";
+        r.problem = std::move(problem);
+        return r;
+    };
+    result.rows = {row("x.cu", "tensara/matmul-3d", 0.2), row("y.cu", "leetgpu/2-matrix-multiplication", 0.5),
+                   row("z.cu", "tensara/matmul-3d", 0.9)};
+    result.gpus = {"0"};
+    result.results_folder = "r";
+    sort_as_leaderboard(result);
+    std::ostringstream table;
+    print_batch_table(table, result);
+    INFO(table.str());
+    const auto lines = lines_of(table.str());
+    REQUIRE(lines.size() >= 6);
+    CHECK(lines[1] == "problem leetgpu/2-matrix-multiplication");
+    CHECK(lines[2].rfind("1  y.cu", 0) == 0);
+    CHECK(lines[3] == "problem tensara/matmul-3d");
+    CHECK(lines[4].rfind("1  z.cu", 0) == 0); // the best of its own problem, not second overall
+    CHECK(lines[5].rfind("2  x.cu", 0) == 0);
+    const auto json = nlohmann::json::parse(batch_json(result));
+    CHECK(json["rows"][1]["place"] == 1);
+    CHECK(json["rows"][2]["place"] == 2);
+}
+
 TEST_CASE("./judge batch finishes on any mix of paths: relative, absolute, with .. and through a symlink") {
     TempFolder folder("gemm-batch");
     std::filesystem::create_directories(folder.at("bin"));
