@@ -157,7 +157,23 @@ int main(int argc, char **argv) {
         if (reads_history && !options.selection.problem.empty() &&
             !problem_folder(defaults.testcases_dir, options.selection.problem))
             throw UsageError(unknown_problem(defaults.testcases_dir, options.selection.problem));
-        if (options.case_command) return run_case_command(*options.case_command, options.selection.testcases_dir);
+        if (options.case_command) {
+            // A problem's cases are its folder's: the suite the command reads and writes.
+            auto &c = *options.case_command;
+            if (c.problem.empty()) c.problem = options.selection.problem;
+            if (!c.problem.empty()) {
+                const auto folder = problem_folder(defaults.testcases_dir, c.problem);
+                if (!folder)
+                    throw UsageError("case " + c.action + " --problem " +
+                                     unknown_problem(defaults.testcases_dir, c.problem));
+                if (c.action == "import" && c.problem != default_problem().name)
+                    throw UsageError("case import makes cases of the default problem (M N K, A, B): "
+                                     "use case new --problem for " +
+                                     c.problem);
+                options.selection.testcases_dir = *folder;
+            }
+            return run_case_command(c, options.selection.testcases_dir);
+        }
         if (!options.cache_command.empty()) return run_cache_command(options.cache_command, options.compile.cache_dir);
         if (!options.reports.plot_path.empty())
             if (const int status = ensure_matplotlib()) return status;

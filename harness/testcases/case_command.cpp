@@ -37,9 +37,7 @@ TestCase find_case(const std::string &suite_root, const std::string &name) {
 NewCaseRequest new_case_request(const CaseCommandOptions &c) {
     NewCaseRequest request;
     request.name = c.name;
-    request.M = c.shape.at(0);
-    request.N = c.shape.at(1);
-    request.K = c.shape.at(2);
+    request.dims.assign(c.shape.begin(), c.shape.end());
     request.data = c.data;
     request.seed = c.seed;
     request.time_limit_s = c.time_limit_s;

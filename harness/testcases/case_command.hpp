@@ -20,6 +20,7 @@ struct CaseCommandOptions {
     std::string comment;
     std::string dir = ".";         // export: where the .in/.ans pair goes
     std::string in_path, ans_path; // import
+    std::string problem;           // --problem: the suite is that problem's (its folder), its dims the shape's
 };
 
 // Runs one authoring command against the suite; returns the exit status: 0, 5 for an

@@ -203,7 +203,8 @@ std::vector<OptionLine> generated_case_lines(const NewCaseRequest &r) {
     check_single_line(r.comment, "--comment");
     std::vector<OptionLine> lines;
     if (!r.comment.empty()) lines.push_back({"--comment", "# " + r.comment});
-    const std::string sizes = std::to_string(r.M) + " " + std::to_string(r.N) + " " + std::to_string(r.K);
+    std::string sizes;
+    for (const long long d : r.dims) sizes += (sizes.empty() ? "" : " ") + std::to_string(d);
     lines.push_back({"--shape " + sizes, "shape " + sizes});
     const std::string data = data_words(r.data);
     lines.push_back({"--data '" + escape_for_terminal(data) + "'", "data " + data});
@@ -603,7 +604,16 @@ std::vector<std::string> never_run_files(const std::string &path, const std::str
 std::string create_generated_case(const std::string &suite_root, const NewCaseRequest &request) {
     const fs::path path = new_case_path(suite_root, request.name);
     const std::vector<OptionLine> lines = generated_case_lines(request);
-    parse_option_case(lines, request.name, "--shape with --data"); // throws, naming the option, before writing
+    // Throws, naming the option, before writing; the shape in the suite's problem's dims.
+    const ProblemDescriptor &problem = suite_problem(suite_root);
+    const std::size_t wanted = problem.dims.size();
+    if (request.dims.size() != wanted) {
+        std::string names;
+        for (const auto &d : problem.dims) names += (names.empty() ? "" : "×") + d;
+        throw UsageError("--shape: " + problem.name + " takes " + std::to_string(wanted) + " sizes (" + names +
+                         "), not " + std::to_string(request.dims.size()));
+    }
+    parse_option_case(lines, request.name, "--shape with --data", &problem);
     std::string text;
     for (const auto &line : lines) text += line.line + "\n";
     write_new_file(path, text);

@@ -7,8 +7,8 @@
 #include <vector>
 namespace gemm {
 struct NewCaseRequest {
-    std::string name; // "secret/19-my-case": the path below the suite root without ".case"
-    int M = 0, N = 0, K = 0;
+    std::string name;                  // "secret/19-my-case": the path below the suite root without ".case"
+    std::vector<long long> dims;       // the shape line's sizes, in the suite's problem's dims (M N K for the default)
     std::string data = "uniform -1 1"; // the words after `data`: "uniform LOW HIGH", "integers LOW HIGH", "normal",
                                        // "mixed", "sparse DENSITY"
     long long seed = 1;                // signed, so a negative seed is refused as itself, not as 2^64 - 5

@@ -351,11 +351,11 @@ TestCase parse_testcase(const std::string &text, const std::string &path, const 
 }
 
 TestCase parse_option_case(const std::vector<OptionLine> &lines, const std::string &name,
-                           const std::string &whole_case_options) {
+                           const std::string &whole_case_options, const ProblemDescriptor *problem) {
     std::string text;
     for (const auto &l : lines) text += l.line + "\n";
     try {
-        return parse_testcase(text, "options", name);
+        return problem ? parse_testcase(text, "options", name, *problem) : parse_testcase(text, "options", name);
     } catch (const TestcaseError &e) {
         const std::string prefix = "options:" + std::to_string(e.line) + ": ";
         const std::string why = std::string(e.what()).substr(prefix.size());

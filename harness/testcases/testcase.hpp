@@ -78,8 +78,9 @@ struct OptionLine {
 // Parses the lines as one case file; a problem throws UsageError naming the option of
 // its line (never a file the user did not write), or `whole_case_options` when it is about the case as a whole (a
 // result that could overflow, a shape too large to judge).
+// With `problem`, the shape line is in that problem's dims.
 TestCase parse_option_case(const std::vector<OptionLine> &lines, const std::string &name,
-                           const std::string &whole_case_options);
+                           const std::string &whole_case_options, const ProblemDescriptor *problem = nullptr);
 
 // Reads and parses one file; its name is taken relative to `suite_root`. A path that is not
 // a regular file (a dangling symbolic link, a loop of them, a folder, a FIFO) and an expected

@@ -145,7 +145,9 @@ void add_case_command(CLI::App &app, std::optional<CaseCommandOptions> &command,
 
     auto *create = cases->add_subcommand("new", "create a generated case file");
     create->add_option("name", c.name, "e.g. secret/19-my-case (category folder, then a name)")->required();
-    create->add_option("--shape", shape, "the sizes, e.g. 17x33x5 or 17 33 5")->option_text("MxNxK")->required();
+    create->add_option("--shape", shape, "the sizes, e.g. 17x33x5 or 17 33 5 (a problem's: in its dims)")
+        ->option_text("MxNxK")
+        ->required();
     create->add_option("--data", c.data, "uniform LOW HIGH | integers LOW HIGH | normal | mixed | sparse DENSITY")
         ->option_text("WORDS")
         ->capture_default_str();
@@ -175,6 +177,9 @@ void add_case_command(CLI::App &app, std::optional<CaseCommandOptions> &command,
     exporter->callback(use("export"));
 
     auto *importer = cases->add_subcommand("import", "make an explicit case from a .in (and .ans) pair");
+    for (auto *action : {create, validate, show, exporter})
+        action->add_option("--problem", c.problem, "the problem whose suite it is (./judge problems lists them)")
+            ->option_text("NAME");
     importer->add_option("name", c.name, "the new case's name, e.g. secret/20-imported")->required();
     importer->add_option("in", c.in_path, "the .in file: M N K, then A, then B")->required()->check(existing_file());
     importer->add_option("ans", c.ans_path, "the .ans file: C (optional)")->check(existing_file());
@@ -418,7 +423,8 @@ int print_help(const CLI::App &app, const std::vector<std::string> &words) {
 
 } // namespace
 
-std::vector<int> parse_shape(const std::string &text) {
+// Sizes separated by x, × or spaces, as many as given; empty when a word is not a number.
+std::vector<int> parse_sizes(const std::string &text) {
     std::string sizes = text;
     for (std::size_t at; (at = sizes.find("×")) != std::string::npos;) sizes.replace(at, std::strlen("×"), "x");
     std::replace(sizes.begin(), sizes.end(), 'X', 'x'); // 33X17X65 as it is printed in other tools
@@ -435,6 +441,11 @@ std::vector<int> parse_shape(const std::string &text) {
         dims.push_back(value);
     }
     if (crossed && !sizes.empty() && sizes.back() == 'x') return {}; // "4x5x6x"
+    return dims;
+}
+
+std::vector<int> parse_shape(const std::string &text) {
+    const auto dims = parse_sizes(text);
     return dims.size() == 3 ? dims : std::vector<int>{};
 }
 
@@ -652,7 +663,7 @@ std::variant<JudgeOptions, int> parse_command_line(int argc, const char *const *
         }
         check_generated_case(shape, seed, options);
         if (options.case_command && !case_shape.empty() &&
-            (options.case_command->shape = parse_shape(case_shape)).empty())
+            (options.case_command->shape = parse_sizes(case_shape)).empty())
             throw UsageError("case new: " + malformed_shape(case_shape));
         check_paths(options);
     } catch (const UsageError &e) {

@@ -92,5 +92,7 @@ std::variant<JudgeOptions, int> parse_command_line(int argc, const char *const *
 
 // "17x33x5", "17X33X5", "17×33×5" or "17 33 5" → {17, 33, 5}; empty when malformed.
 std::vector<int> parse_shape(const std::string &text);
+// Sizes as parse_shape reads them, as many as given (a problem's dims: case new --problem).
+std::vector<int> parse_sizes(const std::string &text);
 
 } // namespace gemm

@@ -293,7 +293,7 @@ TEST_CASE("the leaderboard gives one board per GPU model, best first") {
     CHECK(run.output.substr(a100, h200 > a100 ? h200 - a100 : std::string::npos).find("naive.cu") == std::string::npos);
 }
 
-TEST_CASE("the leaderboard and the history keep each problem apart, and --problem picks one") {
+TEST_CASE("the leaderboard and the history keep each problem apart, and --problem picks one (a case's suite too)") {
     TempFolder folder;
     const auto db = folder.at("h.sqlite");
     {
@@ -337,6 +337,14 @@ TEST_CASE("the leaderboard and the history keep each problem apart, and --proble
     CHECK(contains(filtered.output, "naive.cu"));
     CHECK_FALSE(contains(filtered.output, "tiled.cu"));
 
+    const auto case_mistyped =
+        run_captured({judge_program, "case", "new", "secret/x", "--problem", "tensara/matmul-3", "--shape", "1x2x3x4"});
+    CHECK(case_mistyped.exit_code == 64);
+    CHECK(contains(unwrapped(case_mistyped.output), "did you mean tensara/matmul-3d?"));
+    const auto imported = run_captured({judge_program, "--problem", "tensara/matmul-3d", "case", "import", "secret/x",
+                                        folder.write("x.in", "1 1 1\n1\n1\n")});
+    CHECK(imported.exit_code == 64);
+    CHECK(contains(unwrapped(imported.output), "use case new --problem for tensara/matmul-3d"));
     const auto mistyped =
         run_captured({judge_program, "leaderboard", "--problem", "tensara/matmul-3", "--history", db});
     CHECK(mistyped.exit_code == 64);

@@ -99,9 +99,7 @@ std::vector<float> reference_as_floats(const TestCase &tc) {
 NewCaseRequest request(const std::string &name, int M, int N, int K, const std::string &data = "uniform -1 1") {
     NewCaseRequest r;
     r.name = name;
-    r.M = M;
-    r.N = N;
-    r.K = K;
+    r.dims = {M, N, K};
     r.data = data;
     return r;
 }
@@ -190,6 +188,27 @@ TEST_CASE("case new refuses a name without a category folder or leaving the suit
         CHECK_MESSAGE(
             starts_with(refusal([&] { create_generated_case(dir.str(), request(bad, 2, 2, 2)); }), "case name `"), bad);
     CHECK(files_below(dir.path) == 0);
+}
+
+TEST_CASE("case new in a problem's suite writes the shape in that problem's dims, and refuses another count") {
+    TempDir dir;
+    std::filesystem::copy_file(shipped_suite + "/tensara/matmul-3d/problem.json", dir.path / "problem.json");
+    NewCaseRequest r;
+    r.name = "secret/90-mine";
+    r.dims = {2, 3, 4};
+    CHECK(contains(refusal([&] { create_generated_case(dir.str(), r); }),
+                   "--shape: tensara/matmul-3d takes 4 sizes (n×m×k×l), not 3"));
+    CHECK(files_below(dir.path) == 1); // the problem.json alone
+    r.dims = {2, 3, 4, 5};
+    const std::string path = create_generated_case(dir.str(), r);
+    std::ifstream written(path);
+    std::stringstream text;
+    text << written.rdbuf();
+    CHECK(contains(text.str(), "shape 2 3 4 5\n"));
+    const TestCase tc = load_testcase(path, dir.str());
+    CHECK(tc.M == 6); // n·m rows of the flattened product
+    CHECK(tc.N == 4);
+    CHECK(tc.K == 5);
 }
 
 TEST_CASE("case new refuses invalid data words and fields before writing anything, naming the option") {
