@@ -664,7 +664,9 @@ std::variant<JudgeOptions, int> parse_command_line(int argc, const char *const *
         check_generated_case(shape, seed, options);
         if (options.case_command && !case_shape.empty() &&
             (options.case_command->shape = parse_sizes(case_shape)).empty())
-            throw UsageError("case new: " + malformed_shape(case_shape));
+            throw UsageError("case new: --shape " + escape_for_terminal(case_shape) +
+                             ": expected whole numbers joined by x or spaces, e.g. 17x33x5 (a problem's: one per "
+                             "dim, ./judge problems NAME)");
         check_paths(options);
     } catch (const UsageError &e) {
         // Broken at spaces: a path given in full and the name suggested for it can fill a line each.

@@ -571,7 +571,8 @@ TEST_CASE("a malformed --shape says what is expected, exit 64") {
         {{solution, "--shape", "4", "5"}, "judge: --shape 4 5" + expected},
         {{solution, "--shape", "axbxc"}, "judge: --shape axbxc" + expected},
         {{solution, "--shape", "4x5x99999999999"}, "judge: --shape 4x5x99999999999" + expected},
-        {{"case", "new", "secret/x", "--shape", "4x5"}, "judge: case new: --shape 4x5" + expected},
+        {{"case", "new", "secret/x", "--shape", "4xq"},
+         "judge: case new: --shape 4xq: expected whole numbers joined by x or spaces, e.g. 17x33x5 (a"},
         {{solution, "--shape", "0x5x6"}, "judge: --shape 0x5x6: M must be between 1 and 2147483647, got 0"},
     };
     for (const auto &[args, message] : cases) {
