@@ -254,8 +254,8 @@ def problem_checks(driver):
     check(driver.find_element(By.ID, "file-name").get_attribute("value") == "tensara-matrix-multiplication.cu",
           "… under a file name of its own")
     statement = driver.find_element(By.ID, "statement").text
-    check(statement.startswith("# Matrix Multiplication (Tensara)") and "`input_a` is m×k" in statement,
-          "… and shows its statement, as text")
+    check(statement.startswith("# Matrix Multiplication (Tensara)") and "`input_a` is m×k" in statement
+          and "\n<https://github.com/tensara/problems/" in statement, "… and shows its statement, as text")
     driver.find_element(By.ID, "submit").click()
     WebDriverWait(driver, 60).until(lambda d: d.find_element(By.ID, "stage").text.startswith("done"))
     shot(driver, "serve-problem.png")
