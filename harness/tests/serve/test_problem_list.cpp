@@ -26,7 +26,7 @@ std::string refusal_of(const std::string &name) {
 
 } // namespace
 
-TEST_CASE("serve's problem list: every problem, the default first, then by site; judged or what it lacks") {
+TEST_CASE("serve's problem list: every problem, the default first, then by site, each judged or with what it lacks") {
     const auto list = serve::problems_json(served_problems_root);
     REQUIRE(list.size() == problems_below(served_problems_root).size());
     CHECK(list[0]["name"] == default_problem().name);
