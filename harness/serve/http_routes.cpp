@@ -3,6 +3,7 @@
 #include "serve/access_token.hpp"
 #include "serve/html_text.hpp"
 #include "serve/machine_state.hpp"
+#include "serve/problem_list.hpp"
 #include "serve/views.hpp"
 
 #include <cstdlib>
@@ -100,8 +101,29 @@ void stream_events(std::shared_ptr<Submission> submission, std::size_t from, htt
     });
 }
 
-void add_submission_routes(httplib::Server &server, JudgingQueue &queue) {
-    server.Post("/api/submit", [&queue](const httplib::Request &req, httplib::Response &res) {
+// The problem a submission names: a name of the list, or "" where it names none (the judge
+// then chooses, as ./judge FILE does); `refused` says why a name is not one.
+struct ProblemField {
+    std::string name;
+    std::string refused;
+};
+
+ProblemField problem_field(const nlohmann::json &body, const std::string &problems_dir) {
+    if (!body.contains("problem") || body["problem"].is_null()) return {};
+    if (!body["problem"].is_string() || body["problem"].get<std::string>().empty())
+        return {"", "problem must be a problem's name (GET /api/problems lists them)"};
+    const std::string name = body["problem"].get<std::string>();
+    try {
+        const auto found = named_problem(problems_dir, name);
+        if (const auto *why = std::get_if<std::string>(&found)) return {"", "problem " + *why};
+    } catch (const ProblemError &e) {
+        return {"", e.what()};
+    }
+    return {name, ""};
+}
+
+void add_submission_routes(httplib::Server &server, const PageSettings &settings, JudgingQueue &queue) {
+    server.Post("/api/submit", [&settings, &queue](const httplib::Request &req, httplib::Response &res) {
         const auto body = nlohmann::json::parse(req.body, nullptr, false);
         if (!body.is_object() || !body.value("source", nlohmann::json()).is_string() ||
             !body.value("file_name", nlohmann::json()).is_string() || !body.value("kind", nlohmann::json()).is_string())
@@ -117,7 +139,9 @@ void add_submission_routes(httplib::Server &server, JudgingQueue &queue) {
         const auto source = body["source"].get<std::string>();
         if (source.size() > largest_source_bytes)
             return send_json(res, 413, {{"error", "the solution is larger than 1 MiB"}});
-        const auto queued = queue.submit(req.get_header_value("X-Judge-Token"), kind, file_name, source);
+        const auto problem = problem_field(body, settings.problems_dir);
+        if (!problem.refused.empty()) return send_json(res, 400, {{"error", problem.refused}});
+        const auto queued = queue.submit(req.get_header_value("X-Judge-Token"), kind, file_name, source, problem.name);
         if (const auto *why = std::get_if<std::string>(&queued)) return send_json(res, 429, {{"error", *why}});
         const auto &accepted = std::get<JudgingQueue::Accepted>(queued);
         send_json(res, 202, {{"id", accepted.submission->id}, {"position", accepted.position}});
@@ -129,6 +153,28 @@ void add_submission_routes(httplib::Server &server, JudgingQueue &queue) {
         const std::string last = req.get_header_value("Last-Event-ID");
         const std::string from = last.empty() ? req.get_param_value("from") : last;
         stream_events(submission, from.empty() ? 0 : std::strtoull(from.c_str(), nullptr, 10), res);
+    });
+}
+
+// The problem picker's list, and one problem's statement and starter: JSON, whose strings the
+// page puts in as text.
+void add_problem_routes(httplib::Server &server, const PageSettings &settings) {
+    server.Get("/api/problems", [&settings](const httplib::Request &, httplib::Response &res) {
+        try {
+            send_json(res, 200, problems_json(settings.problems_dir));
+        } catch (const ProblemError &e) {
+            send_json(res, 500, {{"error", e.what()}});
+        }
+    });
+    // A name is site/slug: the rest of the path, as the page sends it.
+    server.Get(R"(/api/problems/(.+))", [&settings](const httplib::Request &req, httplib::Response &res) {
+        try {
+            const auto found = named_problem(settings.problems_dir, req.matches[1]);
+            if (const auto *why = std::get_if<std::string>(&found)) return send_json(res, 404, {{"error", *why}});
+            send_json(res, 200, problem_page_json(std::get<ProblemDescriptor>(found)));
+        } catch (const ProblemError &e) {
+            send_json(res, 500, {{"error", e.what()}});
+        }
     });
 }
 
@@ -212,7 +258,8 @@ void add_routes(httplib::Server &server, const PageSettings &settings, JudgingQu
     });
     server.set_mount_point("/static", settings.static_dir);
     if (!settings.codemirror_dir.empty()) server.set_mount_point("/codemirror", settings.codemirror_dir);
-    add_submission_routes(server, queue);
+    add_submission_routes(server, settings, queue);
+    add_problem_routes(server, settings);
     add_view_routes(server, settings);
 }
 

@@ -21,6 +21,7 @@ struct PageSettings {
     std::string codemirror_dir; // Debian's libjs-codemirror, or "" when absent
     std::string solutions_dir;  // the checkout's solutions/, offered to open
     std::string testcases_dir;
+    std::string problems_dir; // the checkout's testcases/, where the judge resolves --problem
     std::string history_path;
     std::string judge_program; // runs compare and history --plot for the page
 };

@@ -17,9 +17,11 @@ void add_console_line(Submission &submission, const std::string &line) {
 
 } // namespace
 
-std::vector<std::string> judge_command(const JudgeProgram &program, JudgingKind kind, const std::string &source) {
+std::vector<std::string> judge_command(const JudgeProgram &program, JudgingKind kind, const std::string &source,
+                                       const std::string &problem) {
     std::vector<std::string> options;
     if (kind == JudgingKind::run) options = judge_child::quick_run_selection();
+    if (!problem.empty()) options.insert(options.end(), {"--problem", problem});
     options.insert(options.end(), program.shared_args.begin(), program.shared_args.end());
     return judge_child::judge_command_line(
         program.path, kind == JudgingKind::rank ? judge_child::JudgeMode::rank : judge_child::JudgeMode::judge, source,
@@ -29,7 +31,7 @@ std::vector<std::string> judge_command(const JudgeProgram &program, JudgingKind 
 judge_child::JudgeEnding judge_submission(const JudgeProgram &program, Submission &submission,
                                           const std::string &source) {
     judge_child::JudgeCall call;
-    call.argv = judge_command(program, submission.kind, source);
+    call.argv = judge_command(program, submission.kind, source, submission.problem);
     judge_child::JudgeListener listener;
     listener.started = [&](int pid) {
         submission.add({{"event", "stage"}, {"stage", "compiling"}, {"judge_pid", pid}});

@@ -16,9 +16,10 @@ struct JudgeProgram {
     std::vector<std::string> shared_args; // given to every run: the history file
 };
 
-// The judge's command line for a submission whose file is `source` (the stream's option is
-// added by judge_child::run_judge).
-std::vector<std::string> judge_command(const JudgeProgram &program, JudgingKind kind, const std::string &source);
+// The judge's command line for a submission whose file is `source`, with --problem where the
+// submission names its problem (the stream's option is added by judge_child::run_judge).
+std::vector<std::string> judge_command(const JudgeProgram &program, JudgingKind kind, const std::string &source,
+                                       const std::string &problem);
 
 // Runs the judge on `source` for `submission`, adding each of its events to it as it comes,
 // and a "stage" event when the judge waits for another judge's turn on the GPU.

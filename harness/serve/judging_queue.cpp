@@ -23,7 +23,8 @@ JudgingQueue::~JudgingQueue() {
 
 std::variant<JudgingQueue::Accepted, std::string> JudgingQueue::submit(const std::string &token, JudgingKind kind,
                                                                        const std::string &file_name,
-                                                                       const std::string &source) {
+                                                                       const std::string &source,
+                                                                       const std::string &problem) {
     std::lock_guard<std::mutex> lock(mutex_);
     // One whose last event is out is no longer anyone's, though the worker may not have let go of it yet.
     const bool busy = judging_ && !judging_->finished();
@@ -33,9 +34,13 @@ std::variant<JudgingQueue::Accepted, std::string> JudgingQueue::submit(const std
         return fmt::format("the queue already holds {} of your submissions, the most one browser may have waiting; "
                            "submit again when one of them has been judged",
                            held);
-    auto submission = std::make_shared<Submission>(next_id_++, token, kind, file_name, source);
+    auto submission = std::make_shared<Submission>(next_id_++, token, kind, file_name, source, problem);
     const std::size_t ahead = waiting_.size() + (busy ? 1 : 0);
-    submission->add({{"event", "queued"}, {"position", ahead}, {"kind", judging_kind_name(kind)}, {"file", file_name}});
+    submission->add({{"event", "queued"},
+                     {"position", ahead},
+                     {"kind", judging_kind_name(kind)},
+                     {"file", file_name},
+                     {"problem", problem.empty() ? nlohmann::json() : nlohmann::json(problem)}});
     waiting_.push_back(submission);
     all_[submission->id] = submission;
     work_.notify_all();

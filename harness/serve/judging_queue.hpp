@@ -34,9 +34,10 @@ class JudgingQueue {
         std::shared_ptr<Submission> submission;
         std::size_t position = 0; // submissions ahead of it: 0 when it is judged at once
     };
-    // The submission queued, or why it was refused (the token's queue is full).
+    // The submission queued, or why it was refused (the token's queue is full). `problem`: a
+    // name of the problem list, or empty for the judge to choose.
     std::variant<Accepted, std::string> submit(const std::string &token, JudgingKind kind, const std::string &file_name,
-                                               const std::string &source);
+                                               const std::string &source, const std::string &problem);
     std::shared_ptr<Submission> find(long long id) const;
 
   private:

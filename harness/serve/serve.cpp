@@ -50,6 +50,7 @@ int serve_main(int argc, const char *const *argv, const std::string &judge_progr
     settings.codemirror_dir = fs::is_directory(codemirror_dir, ec) ? codemirror_dir : "";
     settings.solutions_dir = (fs::path(checkout) / "solutions").string();
     settings.testcases_dir = options.testcases_dir;
+    settings.problems_dir = default_testcases_dir;
     settings.history_path = options.history_path;
     settings.judge_program = judge_program;
     JudgeProgram judge{submission_judge(judge_program), {"--history", options.history_path}};

@@ -21,14 +21,17 @@ const char *judging_kind_name(JudgingKind kind);
 
 class Submission {
   public:
-    Submission(long long id, std::string token, JudgingKind kind, std::string file_name, std::string source)
-        : id(id), token(std::move(token)), kind(kind), file_name(std::move(file_name)), source(std::move(source)) {}
+    Submission(long long id, std::string token, JudgingKind kind, std::string file_name, std::string source,
+               std::string problem)
+        : id(id), token(std::move(token)), kind(kind), file_name(std::move(file_name)), source(std::move(source)),
+          problem(std::move(problem)) {}
 
     const long long id;
     const std::string token; // whose it is: the per-browser cap counts by it
     const JudgingKind kind;
     const std::string file_name; // as the user named it: "tiled.cu"
     const std::string source;
+    const std::string problem; // the judge's --problem; empty: the judge chooses, as ./judge FILE does
 
     // Adds an event (an object with an "event" key); every reader waiting is woken.
     void add(nlohmann::json event);

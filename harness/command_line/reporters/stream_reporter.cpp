@@ -46,6 +46,7 @@ void StreamReporter::run_started(const RunContext &run) {
     for (const auto &c : run.planned) planned.push_back({{"name", c.name}, {"M", c.M}, {"N", c.N}, {"K", c.K}});
     emit({{"event", "run_started"},
           {"solution", run.solution},
+          {"problem", run.problem},
           {"arch", run.arch},
           {"cached", run.compile.cached},
           {"device", run.device},

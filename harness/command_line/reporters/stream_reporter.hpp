@@ -1,7 +1,7 @@
 // --stream FILE: the run as it happens, one JSON object per line, flushed after each, for a
 // program that shows the verdicts while the judge is still running (./judge serve relays
 // them to the browser as server-sent events). Each line has an "event":
-//   run_started    the solution, what it was compiled for, the GPU, the planned cases
+//   run_started    the solution, the problem, what it was compiled for, the GPU, the planned cases
 //   stage          what the judge is doing now: "judging", with "case" (1-based) and "of"
 //   compile_failed the message (nvcc's, or why the library has no solve())
 //   start_failed   no case could run: the verdict and why

@@ -42,14 +42,26 @@ function setSource(text) {
   if (editor) editor.setValue(text); else $("source").value = text;
 }
 
-// Drafts stay in this browser, one per file name.
-const draftKey = () => "gemm-judge draft " + $("file-name").value;
+// Drafts stay in this browser, one per problem and file name (the default problem's keys are
+// the file name alone, as before there were others).
+let picked = null; // the picked problem's page (/api/problems/NAME)
+const draftKey = () => "gemm-judge draft " + (picked && !picked.default ? picked.name + " " : "") +
+  $("file-name").value;
+const fileKey = (name) => "gemm-judge file " + name; // the file name last used for a problem
 let draftTimer = null;
+function saveDraftNow() {
+  clearTimeout(draftTimer);
+  localStorage.setItem(draftKey(), source());
+  if (picked) localStorage.setItem(fileKey(picked.name), $("file-name").value);
+}
 function saveDraftSoon() {
   clearTimeout(draftTimer);
-  draftTimer = setTimeout(() => localStorage.setItem(draftKey(), source()), 300);
+  draftTimer = setTimeout(saveDraftNow, 300);
 }
 $("source").addEventListener("input", saveDraftSoon);
+$("file-name").addEventListener("input", () => {
+  if (picked) localStorage.setItem(fileKey(picked.name), $("file-name").value);
+});
 
 async function get(url) {
   const response = await fetch(url, { headers: { "X-Judge-Token": token } });
@@ -69,9 +81,84 @@ async function loadSolutionList() {
   const names = response.ok ? await response.json() : [];
   for (const name of names) $("solutions").appendChild(element("option", name)).value = name;
   $("solutions").addEventListener("change", (e) => { if (e.target.value) openSolution(e.target.value); });
+}
+
+// ---- the problem ---------------------------------------------------------------------------
+
+// The picked problem decides the statement shown, the starter and what Run, Submit and Rank
+// ask the judge for (the server checks the name and passes --problem). Each problem keeps a
+// buffer of its own in this browser — its file name and its drafts — so picking another
+// problem never overwrites what was written for this one, and picking it again brings it
+// back; a problem picked for the first time starts from its starter (the default problem,
+// which has none, from solutions/naive.cu).
+const problems = {}; // name → its entry of /api/problems
+const pickedKey = "gemm-judge problem";
+let picking = 0; // the latest pick: an earlier one whose page arrives late is dropped
+
+const firstFileName = (page) => (page.default ? "naive.cu" : page.name.replace(/\//g, "-") + ".cu");
+
+function problemLabel(p) {
+  return `${p.name} — ${p.title}` + (p.default ? " (the default)" : "") + (p.judged ? "" : " (not yet judged)");
+}
+
+function showStatement(page) {
+  const lacks = page.not_yet_judged.join(", ");
+  $("problem-facts").textContent = `${page.site} · ${page.dtypes} · ` + (page.judged ? "judged" :
+    `not yet judged: this judge lacks ${lacks}; submitting shows the judge's refusal`);
+  $("problem-facts").className = page.judged ? "" : "note";
+  $("signature").textContent = page.signature;
+  $("statement").textContent = page.statement !== null ? page.statement :
+    "This problem's folder has no statement.md: the entry point above is the one to write " +
+    "(README.md describes it).";
+}
+
+async function bringBuffer(page) {
+  $("file-name").value = localStorage.getItem(fileKey(page.name)) || firstFileName(page);
   const draft = localStorage.getItem(draftKey());
-  if (draft !== null) setSource(draft);
-  else if (!(await openSolution("naive.cu"))) setSource("#include \"solve.h\"\n");
+  if (draft !== null) return setSource(draft);
+  if (page.starter !== null) return setSource(page.starter);
+  if (!page.default || !(await openSolution("naive.cu"))) setSource(page.default ? "#include \"solve.h\"\n" : "");
+}
+
+async function pickProblem(name) {
+  const serial = ++picking;
+  const response = await get("/api/problems/" + name.split("/").map(encodeURIComponent).join("/"));
+  const page = await response.json();
+  if (serial !== picking) return;
+  if (!response.ok) return showMessage(page.error);
+  if (picked) saveDraftNow(); // the buffer being left, under its own problem
+  picked = page;
+  $("problem").value = page.name;
+  showStatement(page);
+  await bringBuffer(page);
+  localStorage.setItem(pickedKey, page.name); // the problem a reload picks again
+}
+
+// The default problem first, then the others grouped by site, in the server's order.
+async function loadProblems() {
+  const response = await get("/api/problems");
+  const list = response.ok ? await response.json() : [];
+  if (!response.ok) showMessage("the problems could not be listed: " + (list.error || response.status));
+  let group = null;
+  for (const p of list) {
+    problems[p.name] = p;
+    if (!p.default && (!group || group.label !== p.site)) {
+      group = $("problem").appendChild(element("optgroup"));
+      group.label = p.site;
+    }
+    (p.default ? $("problem") : group).appendChild(element("option", problemLabel(p))).value = p.name;
+  }
+  $("problem").addEventListener("change", (e) => pickProblem(e.target.value));
+  const remembered = localStorage.getItem(pickedKey);
+  const first = list.find((p) => p.name === remembered) || list.find((p) => p.default);
+  if (first) await pickProblem(first.name);
+  else await bringBuffer({ name: "", default: true, starter: null }); // no list: the editor as before
+}
+
+// Which problem a run judged: the one asked for, then the judge's own word (run_started).
+function showJudgedProblem(name) {
+  const p = problems[name];
+  $("results-problem").textContent = !name ? "" : `problem: ${name}` + (p ? ` — ${p.title} (${p.site})` : "");
 }
 
 $("upload").addEventListener("change", (e) => {
@@ -202,6 +289,7 @@ const handlers = {
   stage: (e) => setStage(e.stage === "judging" ? `judging case ${e.case}${e.of ? " of " + e.of : ""}` :
                          e.stage === "waiting for the GPU" ? "waiting for the GPU (another judge holds it)" : e.stage),
   run_started: (e) => {
+    if (e.problem) showJudgedProblem(e.problem);
     $("summary").textContent = `compiled for ${e.arch || "nvcc's default"} · ${e.device.name || ""}`;
     if (e.device.present) showGpuState(true);
   },
@@ -217,6 +305,7 @@ const handlers = {
     else $("summary").appendChild(element("div", e.text));
   },
   run_finished: (e) => {
+    run.reported = true;
     const counts = Object.entries(e.summary.counts || {}).map(([v, n]) => `${n} ${v}`).join(" · ");
     const seconds = `${figure(e.judge_seconds.total, 3)} s`;
     // A worst verdict only where a case was judged: an empty run has none, whatever its summary says.
@@ -230,6 +319,9 @@ const handlers = {
   },
   judge_exited: (e) => {
     if (e.exit_status === noGpuExitStatus) showGpuState(false, run.noGpuWhy);
+    // A judge that ended without its report (a problem it does not judge yet, a bad option:
+    // exit 64) explains itself only in what it printed: shown, not left in the folded console.
+    if (!run.reported) showMessage(`the judge ended with exit status ${e.exit_status} and no report:\n` + e.console);
     $("console").textContent = e.console;
     setStage(`done (exit status ${e.exit_status})`);
     run.source.close();
@@ -241,18 +333,21 @@ async function judge(kind) {
   setStage("submitting");
   showMessage("");
   clearErrorLines();
-  for (const id of ["summary", "detail", "compile-error", "console"]) $(id).replaceChildren();
+  for (const id of ["summary", "detail", "compile-error", "console", "results-problem"]) $(id).replaceChildren();
   $("verdicts").tBodies[0].replaceChildren();
   const response = await fetch("/api/submit", {
     method: "POST",
     headers: { "Content-Type": "application/json", "X-Judge-Token": token },
-    body: JSON.stringify({ kind, file_name: $("file-name").value, source: source() }),
+    body: JSON.stringify({
+      kind, file_name: $("file-name").value, source: source(), problem: picked ? picked.name : null,
+    }),
   });
   const answer = await response.json();
   if (!response.ok) {
     setStage("");
     return showMessage(answer.error);
   }
+  showJudgedProblem(picked ? picked.name : "");
   for (const b of ["run", "submit", "rank"]) $(b).disabled = true;
   run = { cases: [], shrink: {}, id: answer.id };
   run.source = new EventSource(`/api/submissions/${answer.id}/events`);
@@ -305,3 +400,4 @@ setUpEditor();
 loadVerdicts();
 loadMachine();
 loadSolutionList();
+loadProblems();

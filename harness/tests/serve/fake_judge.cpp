@@ -5,19 +5,28 @@
 // says what it does (ok, wrong, crash-in-call, print-markup, …); "compile-error" makes it
 // fail to compile, with a message in nvcc's form that quotes its third line; "no-gpu" makes
 // it end as the judge does on a machine without a GPU (compiled, nothing judged, exit 6).
+// The problem is chosen as the judge chooses it (--problem, else the entry point read from the
+// source), below $GEMM_JUDGE_ROOT/testcases, and one the judge cannot judge yet is refused as
+// the judge refuses it (exit 64); its command line is printed first, for a test to read what
+// the server asked for. The cases are the fake's own, whatever the problem.
 // Usage: fake_judge SOLUTION [--selection quick] [--stream FILE] [--json FILE] [--history FILE]
-//                   [--scratch-limit-mib MIB]
+//                   [--scratch-limit-mib MIB] [--problem NAME]
 //        fake_judge --fixture-history FILE   (writes a small history to read back)
 #include "command_line/history/history.hpp"
 #include "command_line/modes/session.hpp"
+#include "command_line/options/problem_choice.hpp"
 #include "command_line/reporters/history_reporter.hpp"
 #include "command_line/reporters/stream_reporter.hpp"
+#include "common/errors.hpp"
 #include "judging/os/gpu_absence.hpp"
+#include "testcases/problem.hpp"
 
+#include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <optional>
 #include <thread>
 
 namespace {
@@ -104,14 +113,34 @@ int write_fixture_history(const std::string &path) {
     return 0;
 }
 
+// The problem judged, as the judge's main() chooses it, refusing a name no problem has or a
+// problem not judged yet with the judge's own message and exit status.
+std::optional<int> choose_fake_problem(JudgeOptions &options) {
+    const char *root = std::getenv("GEMM_JUDGE_ROOT");
+    if (!root || !*root) return std::nullopt;
+    options.selection.testcases_dir = std::string(root) + "/testcases";
+    try {
+        choose_problem(options, options.selection.testcases_dir);
+    } catch (const UsageError &e) {
+        std::cerr << "judge: " << e.what() << "\n";
+        return exit_status::usage;
+    }
+    return std::nullopt;
+}
+
 } // namespace
 
 int main(int argc, char **argv) {
     if (argc == 3 && std::strcmp(argv[1], "--fixture-history") == 0) return write_fixture_history(argv[2]);
     if (argc < 2) return 64;
+    std::cout << "fake_judge called with:";
+    for (int i = 1; i < argc; ++i) std::cout << " " << argv[i];
+    std::cout << std::endl;
     const std::string bin = fs::read_symlink("/proc/self/exe").parent_path().string();
     JudgeOptions options;
     options.solution = argv[1];
+    options.selection.problem = argument(argc, argv, "--problem");
+    if (const auto refused = choose_fake_problem(options)) return *refused;
     options.reports.stream_path = argument(argc, argv, "--stream");
     options.reports.json_path = argument(argc, argv, "--json");
     options.history.record = !argument(argc, argv, "--history").empty();
@@ -119,6 +148,10 @@ int main(int argc, char **argv) {
     options.version = "fake";
     Reporters reporters = reporters_for(options);
     Session session(options, reporters, options.solution);
+    const ProblemDescriptor &problem =
+        options.selection.testcases_dir.empty() ? default_problem() : suite_problem(options.selection.testcases_dir);
+    session.context.problem = problem.name;
+    session.context.default_problem = problem.is_default;
     session.context.arch = "fake";
     session.context.device.present = true;
     session.context.device.name = "Fake GPU";

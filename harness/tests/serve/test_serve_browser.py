@@ -10,6 +10,11 @@ stream in the order of the suite; a WA's detail draws the map and the smallest f
 shape; the history, compare and leaderboard render from a fixture database; markup in a
 compiler message, a case name, a solution's output and a solution's name stays text; the
 queue refuses past the per-browser cap; Ctrl-C ends the server and the judge it started.
+The problems: the API lists them and refuses an unknown name (404 for its page, 400 for a
+submission, with the nearest name); a submission's problem reaches the judge as --problem;
+the page's picker shows a problem's statement and starter, keeps a buffer per problem,
+judges the starter as that problem with its rows streaming and the problem in the results'
+header, and shows the judge's own refusal of a problem it does not judge yet (exit 64).
 Screenshots go to docs/screenshots/ when GEMM_SERVE_SCREENSHOTS is set.
 
 Usage: test_serve_browser.py BIN_DIR SOURCE_DIR   (exit 77: skipped)
@@ -38,7 +43,7 @@ try:
     from selenium import webdriver
     from selenium.webdriver.chrome.service import Service
     from selenium.webdriver.common.by import By
-    from selenium.webdriver.support.ui import WebDriverWait
+    from selenium.webdriver.support.ui import Select, WebDriverWait
     from selenium.common.exceptions import TimeoutException
 except ImportError:
     # Debian's python3-selenium is the system Python's: another python3 first in PATH lacks it.
@@ -69,8 +74,12 @@ def status_of(url, data=None, headers=None):
         return e.code, e.read().decode()
 
 
-def submit(base, token, kind, name, source):
-    body = json.dumps({"kind": kind, "file_name": name, "source": source}).encode()
+PICKED = "tensara/matrix-multiplication"  # a problem other than the default, judged
+UNJUDGED = "tensara/gemm-relu"  # a problem the judge lists but does not judge yet
+
+
+def submit(base, token, kind, name, source, **fields):
+    body = json.dumps(dict({"kind": kind, "file_name": name, "source": source}, **fields)).encode()
     return status_of(base + "/api/submit", body, {"X-Judge-Token": token, "Content-Type": "application/json"})
 
 
@@ -168,6 +177,38 @@ def http_checks(base, token):
     check(stages[0] == "compiling" and "judging" in stages, "the stages: compiling, then judging case k of n")
 
 
+def problem_api_checks(base, token):
+    check(status_of(base + "/api/problems")[0] == 403, "the problems without the token: 403")
+    status, listed = status_of(f"{base}/api/problems?token={token}")
+    problems = json.loads(listed)
+    names = [p["name"] for p in problems]
+    check(status == 200 and problems[0]["default"] and names[0] == "leetgpu/2-matrix-multiplication"
+          and PICKED in names and len(names) == len(set(names)), "the problems are listed, the default first")
+    unjudged = next(p for p in problems if p["name"] == UNJUDGED)
+    check(not unjudged["judged"] and unjudged["not_yet_judged"], "… each judged, or with what the judge lacks")
+    status, page = status_of(f"{base}/api/problems/{PICKED}?token={token}")
+    with open(os.path.join(SOURCE, "testcases", PICKED, "starter.cu")) as starter:
+        check(status == 200 and json.loads(page)["starter"] == starter.read(), "a problem's page has its starter")
+    status, answer = status_of(f"{base}/api/problems/tensara/matrix-multiplicaton?token={token}")
+    check(status == 404 and json.loads(answer)["error"].endswith(f"did you mean {PICKED}?"),
+          "an unknown problem's page: 404 with the nearest name")
+    status, answer = submit(base, token, "run", "a.cu", "ok\n", problem="tensara/matrix-multiplicaton")
+    check(status == 400 and f"did you mean {PICKED}?" in json.loads(answer)["error"],
+          "a submission naming an unknown problem: refused (400) with the nearest name")
+    check(submit(base, token, "run", "a.cu", "ok\n", problem=7)[0] == 400, "a problem that is not a name: refused")
+
+    status, answer = submit(base, token, "run", "picked.cu", "ok\n", problem=PICKED)
+    read = events(base, token, json.loads(answer)["id"])
+    console = read[-1]["console"]
+    check(status == 202 and f"--problem {PICKED} " in console, "a submission's problem reaches the judge as --problem")
+    started = next(e for e in read if e["event"] == "run_started")
+    check(started["problem"] == PICKED and read[0]["problem"] == PICKED, "… and the judge says it judged it")
+    status, answer = submit(base, token, "run", "unnamed.cu", "ok\n")
+    read = events(base, token, json.loads(answer)["id"])
+    check("--problem" not in read[-1]["console"] and read[0]["problem"] is None,
+          "a submission naming no problem: no --problem, the judge chooses as before")
+
+
 def queue_checks(base, token):
     answers = [submit(base, token, "submit", f"queued{i}.cu", "ok\n") for i in range(3)]
     check([a[0] for a in answers[:2]] == [202, 202] and json.loads(answers[1][1])["position"] == 1,
@@ -187,6 +228,62 @@ def judge_in_page(driver, button, text, name):
     editor_source(driver, text, name)
     driver.find_element(By.ID, button).click()
     WebDriverWait(driver, 60).until(lambda d: d.find_element(By.ID, "stage").text.startswith("done"))
+
+
+def editor_text(driver):
+    return driver.execute_script("return document.querySelector('.CodeMirror').CodeMirror.getValue();")
+
+
+def pick(driver, name):
+    Select(driver.find_element(By.ID, "problem")).select_by_value(name)
+    WebDriverWait(driver, 20).until(
+        lambda d: d.execute_script("return localStorage.getItem('gemm-judge problem')") == name)
+
+
+def problem_checks(driver):
+    picker = Select(driver.find_element(By.ID, "problem"))
+    check(picker.options[0].get_attribute("value") == "leetgpu/2-matrix-multiplication"
+          and picker.first_selected_option == picker.options[0], "the picker: the default problem first, picked")
+    groups = [g.get_attribute("label") for g in driver.find_elements(By.CSS_SELECTOR, "#problem optgroup")]
+    check(groups == sorted(set(groups)) and "Tensara" in groups, "… then the others by site")
+    default_buffer = editor_text(driver)
+
+    pick(driver, PICKED)
+    with open(os.path.join(SOURCE, "testcases", PICKED, "starter.cu")) as starter:
+        check(editor_text(driver) == starter.read(), "picking a problem puts its starter in the editor")
+    check(driver.find_element(By.ID, "file-name").get_attribute("value") == "tensara-matrix-multiplication.cu",
+          "… under a file name of its own")
+    statement = driver.find_element(By.ID, "statement").text
+    check(statement.startswith("# Matrix Multiplication (Tensara)") and "`input_a` is m×k" in statement
+          and "\n<https://github.com/tensara/problems/" in statement, "… and shows its statement, as text")
+    driver.find_element(By.ID, "submit").click()
+    WebDriverWait(driver, 60).until(lambda d: d.find_element(By.ID, "stage").text.startswith("done"))
+    shot(driver, "serve-problem.png")
+    rows = driver.find_elements(By.CSS_SELECTOR, "#verdicts tbody tr")
+    check(len(rows) == 4 and rows[2].find_elements(By.TAG_NAME, "td")[0].text == "secret/03-odd",
+          "the starter submitted as it is: its rows stream in")
+    check(driver.find_element(By.ID, "results-problem").text ==
+          f"problem: {PICKED} — Matrix Multiplication (Tensara)", "the results' header says which problem was judged")
+    console = driver.execute_script("return document.getElementById('console').textContent;")
+    check(f"--problem {PICKED} " in console, "the judge was asked for it with --problem")
+
+    attempt = "// my own attempt at the Tensara problem\n"
+    editor_source(driver, attempt, "tensara-matrix-multiplication.cu")
+    pick(driver, "leetgpu/2-matrix-multiplication")
+    check(editor_text(driver) == default_buffer, "going back to the default problem brings its buffer back")
+    pick(driver, PICKED)
+    check(editor_text(driver) == attempt, "… and the other problem keeps its own")
+
+    pick(driver, UNJUDGED)
+    check("not yet judged" in driver.find_element(By.ID, "problem-facts").text, "a problem not judged yet says so")
+    driver.find_element(By.ID, "submit").click()
+    WebDriverWait(driver, 60).until(lambda d: d.find_element(By.ID, "stage").text.startswith("done"))
+    message = driver.find_element(By.ID, "message").text
+    check("exit status 64" in message and f"problem {UNJUDGED} is listed but not yet judged" in message,
+          "submitting it shows the judge's own refusal")
+    check(not driver.find_elements(By.CSS_SELECTOR, "#verdicts tbody tr") and
+          not driver.find_elements(By.CSS_SELECTOR, "#summary .verdict"), "… and no row and no verdict")
+    pick(driver, "leetgpu/2-matrix-multiplication")
 
 
 def shot(driver, name):
@@ -254,6 +351,7 @@ def browser_checks(base, token, driver):
     check(detail.find_elements(By.CSS_SELECTOR, ".map span.wrong"), "a WA's detail draws the map of wrong elements")
     check("smallest failing shape" in detail.text, "… and the smallest failing shape with its command")
     shot(driver, "serve-wrong-answer.png")
+    problem_checks(driver)
 
     driver.find_element(By.CSS_SELECTOR, "[data-tab=history]").click()
     WebDriverWait(driver, 20).until(lambda d: d.find_elements(By.CSS_SELECTOR, "#history-table tbody tr"))
@@ -335,6 +433,7 @@ def main():
     driver = None
     try:
         http_checks(base, token)
+        problem_api_checks(base, token)
         queue_checks(base, token)
         options = webdriver.ChromeOptions()
         options.binary_location = CHROMIUM
