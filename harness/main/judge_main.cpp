@@ -45,10 +45,11 @@ std::string nothing_selected(const JudgeOptions &options, const std::vector<Test
 // --list: the good cases of the suite even when another file is bad (reported after them).
 int list_cases(const JudgeOptions &options) {
     const Suite suite = load_suite_leniently(options.selection.testcases_dir);
+    const auto &dim_names = suite_problem(options.selection.testcases_dir).dims;
     int listed = 0;
     for (const auto &tc : suite.cases) {
         if (!wanted(tc, options)) continue;
-        std::cout << escape_for_terminal(tc.name) << "  " << tc.M << "×" << tc.N << "×" << tc.K << "\n";
+        std::cout << escape_for_terminal(tc.name) << "  " << case_size_text(tc, dim_names) << "\n";
         ++listed;
     }
     std::cout << std::flush;

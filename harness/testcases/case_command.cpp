@@ -2,6 +2,7 @@
 #include "common/errors.hpp"
 #include "common/terminal_text.hpp"
 #include "testcases/case_tools.hpp"
+#include "testcases/problem.hpp"
 #include "verification/verdict.hpp"
 
 #include <filesystem>
@@ -64,7 +65,7 @@ int run_action(const CaseCommandOptions &c, const std::string &suite_root) {
     }
     if (c.action == "validate") return validate(c, suite_root);
     if (c.action == "show") {
-        print(std::cout, show_case(find_case(suite_root, c.name)));
+        print(std::cout, show_case(find_case(suite_root, c.name), suite_problem(suite_root).dims));
         return 0;
     }
     if (c.action == "export") {

@@ -474,13 +474,16 @@ std::string time_limit_text(const TestCase &tc) {
     return rounded_text(time_limit_s(tc)) + " s per call (default: 1 s + 2·M·N·K at 100 GFLOP/s)";
 }
 
-std::string header_view(const TestCase &tc) {
+std::string header_view(const TestCase &tc, const std::vector<std::string> &dim_names) {
     std::vector<std::vector<std::string>> rows = {
         {"case", tc.name},
         {"category", tc.category},
         {"shape", std::to_string(tc.M) + " " + std::to_string(tc.N) + " " + std::to_string(tc.K) + "  (A " +
                       shape_text(tc.M, tc.N) + ", B " + shape_text(tc.N, tc.K) + ", C " + shape_text(tc.M, tc.K) + ")"},
     };
+    // Another problem's case: its own dims too, before the product's shape below.
+    if (const std::string size = case_size_text(tc, dim_names); size != shape_text(shape_of(tc), "×"))
+        rows.insert(rows.begin() + 2, {"size", size});
     if (!tc.path.empty()) rows.insert(rows.begin() + 1, {"file", tc.path});
     if (tc.has_explicit_data) {
         rows.push_back({"data", "explicit" + std::string(tc.expected_C.empty() ? "" : ", with the expected C")});
@@ -672,8 +675,8 @@ std::pair<std::string, std::string> export_pair(const TestCase &tc, const std::s
     return {in_path.string(), ans_path.string()};
 }
 
-std::string show_case(const TestCase &tc) {
-    std::string out = header_view(tc) + "\n";
+std::string show_case(const TestCase &tc, const std::vector<std::string> &dim_names) {
+    std::string out = header_view(tc, dim_names) + "\n";
     out += is_small(tc) ? matrices_view(tc) : statistics_view(tc);
     return out;
 }

@@ -34,7 +34,8 @@ std::pair<std::string, std::string> export_pair(const TestCase &tc, const std::s
 // A human-readable view: name, shape, category, data line, seed, time limit; for small cases (every matrix at most
 // 16×16) the matrices of the checked call (and the expected C when given), aligned in columns; for larger ones
 // per-matrix statistics of the checked inputs (min, max, mean, root-mean-square, count of zeros).
-std::string show_case(const TestCase &tc);
+// `dim_names`: the suite's problem's names of its dims (problem.hpp), for another problem's case.
+std::string show_case(const TestCase &tc, const std::vector<std::string> &dim_names = {});
 // Validates one .case file or every .case file below a folder (path relative to nothing: as given). Returns one
 // "file:line: why" string per problem, empty when all is valid; includes expected-C mismatches and never_run_files.
 std::vector<std::string> validate_path(const std::string &path, const std::string &suite_root);

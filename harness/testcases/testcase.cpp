@@ -515,4 +515,16 @@ std::vector<TestCase> load_suite(const std::string &suite_root) {
     throw TestcaseError(errors);
 }
 
+std::string case_size_text(const TestCase &tc, const std::vector<std::string> &dim_names) {
+    const std::string product = shape_text(shape_of(tc), "×");
+    if (tc.dims.empty() || dim_names.size() != tc.dims.size()) return product;
+    std::string sizes, names;
+    for (std::size_t i = 0; i < tc.dims.size(); ++i) {
+        sizes += (i ? "×" : "") + std::to_string(tc.dims[i]);
+        names += (i ? "×" : "") + dim_names[i];
+    }
+    if (sizes == product && names == "M×N×K") return product; // the default problem's own
+    return sizes + " (" + names + ")" + (sizes == product ? "" : ", product " + product);
+}
+
 } // namespace gemm

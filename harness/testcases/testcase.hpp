@@ -45,6 +45,11 @@ double time_limit_s(const TestCase &tc);
 
 inline Shape shape_of(const TestCase &tc) { return {tc.M, tc.N, tc.K, tc.layout.batch}; }
 
+// The case's size as its problem states it: "17×33×5" for the default problem; for another,
+// its own dims and, where they differ, the product they make: "2×3×4×5 (n×m×k×l), product
+// 6×4×5" (`dim_names`: the problem's names of its dims).
+std::string case_size_text(const TestCase &tc, const std::vector<std::string> &dim_names);
+
 struct CaseInputs {
     std::vector<float> A, B;
 };

@@ -7,6 +7,7 @@
 #include "common/rng.hpp"
 #include "test_support.hpp"
 #include "testcases/case_tools.hpp"
+#include "testcases/problem.hpp"
 #include "verification/reference.hpp"
 
 #include <atomic>
@@ -209,6 +210,23 @@ TEST_CASE("case new in a problem's suite writes the shape in that problem's dims
     CHECK(tc.M == 6); // n·m rows of the flattened product
     CHECK(tc.N == 4);
     CHECK(tc.K == 5);
+}
+
+TEST_CASE("a case's size is said in its problem's dims, with the product they make, and as M×N×K by default") {
+    const std::string folder = shipped_suite + "/tensara/matmul-3d";
+    const TestCase slices = load_testcase(folder + "/sample/03-two-slices.case", folder);
+    CHECK(case_size_text(slices, suite_problem(folder).dims) == "2×3×4×5 (n×m×k×l), product 6×4×5");
+    const std::string shown = show_case(slices, suite_problem(folder).dims);
+    CAPTURE(shown);
+    CHECK(contains(shown, "size"));
+    CHECK(contains(shown, " 2×3×4×5 (n×m×k×l), product 6×4×5\n"));
+    const TestCase seed = load_testcase(shipped_suite + "/sample/03-integers.case", shipped_suite);
+    CHECK(case_size_text(seed, suite_problem(shipped_suite).dims) == "5×7×3");
+    CHECK_FALSE(contains(show_case(seed), "  size "));
+    const auto listed = gemm::run_captured(
+        {gemm::test::judge_program, "--problem", "tensara/matmul-3d", "--list", "--case", "03-two-slices"});
+    CHECK(listed.exit_code == 0);
+    CHECK(listed.output == "sample/03-two-slices  2×3×4×5 (n×m×k×l), product 6×4×5\n");
 }
 
 TEST_CASE("case new refuses invalid data words and fields before writing anything, naming the option") {
