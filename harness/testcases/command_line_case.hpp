@@ -14,4 +14,10 @@ namespace gemm {
 // make a valid case.
 TestCase command_line_case(const Shape &shape, long long seed, const std::string &data);
 
+// The same for a case of `problem`, its sizes in that problem's dims (problem.hpp); a count
+// of sizes other than its dims' is a UsageError naming them.
+struct ProblemDescriptor;
+TestCase command_line_case(const ProblemDescriptor &problem, const std::vector<int> &sizes, long long seed,
+                           const std::string &data);
+
 } // namespace gemm

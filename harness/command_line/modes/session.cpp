@@ -46,7 +46,8 @@ std::string shortest_text(double value) {
     return text;
 }
 
-// A generated case from the command line, validated by the same parser as a file.
+// A generated case of the default problem (a shrunk shape, a --stress shape), validated
+// by the same parser as a file.
 TestCase generated_case(const Shape &shape, std::uint64_t seed, const std::string &data) {
     return command_line_case(shape, static_cast<long long>(seed), data);
 }
@@ -109,9 +110,10 @@ bool wanted(const TestCase &tc, const JudgeOptions &options) {
 }
 
 std::vector<TestCase> selected_cases(const JudgeOptions &options) {
+    // A case from the command line, in the suite's problem's dims, by the same parser as a file.
     if (!options.selection.shape.empty())
-        return {generated_case({options.selection.shape[0], options.selection.shape[1], options.selection.shape[2]},
-                               options.selection.seed, options.selection.data)};
+        return {command_line_case(suite_problem(options.selection.testcases_dir), options.selection.shape,
+                                  static_cast<long long>(options.selection.seed), options.selection.data)};
     // load_suite refuses a file whose expected C disagrees with A·B (load_testcase).
     auto suite = load_suite(options.selection.testcases_dir);
     std::vector<TestCase> selected;

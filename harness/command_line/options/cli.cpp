@@ -296,9 +296,11 @@ std::string malformed_shape(const std::string &text) {
 // The command line's own case (--shape), or for --stress its --data and --seed, parsed
 // now: a bad value is this command line's error, named by its option.
 void check_generated_case(const std::string &shape_text, long long seed, JudgeOptions &options) {
-    if (!shape_text.empty() && (options.selection.shape = parse_shape(shape_text)).empty())
+    // Any count of sizes here: how many the problem takes is known once it is chosen
+    // (problem_choice.cpp), which checks them; three are checked now as the default's.
+    if (!shape_text.empty() && (options.selection.shape = parse_sizes(shape_text)).empty())
         throw UsageError(malformed_shape(shape_text));
-    if (!options.selection.shape.empty())
+    if (options.selection.shape.size() == 3)
         command_line_case({options.selection.shape[0], options.selection.shape[1], options.selection.shape[2]}, seed,
                           options.selection.data);
     else if (options.selection.stress > 0)

@@ -2,6 +2,7 @@
 #include "command_line/options/folder_settings.hpp"
 #include "common/errors.hpp"
 #include "common/text.hpp"
+#include "testcases/command_line_case.hpp"
 #include "testcases/entry_signature.hpp"
 #include "testcases/problem_catalog.hpp"
 
@@ -20,12 +21,14 @@ void refuse_unjudged(const ProblemDescriptor &problem) {
                          fmt::format("{}", fmt::join(missing, ", ")) + " (docs/problems.md)");
 }
 
-// A case made on the command line is written in the default problem's M, N, K.
-void refuse_generated_cases(const JudgeOptions &options, const ProblemDescriptor &problem) {
-    if (problem.is_default) return;
+// --shape is in the chosen problem's dims, checked now that the problem is known; --stress
+// draws the default problem's M, N, K, so it judges that problem only.
+void check_generated_cases(const JudgeOptions &options, const ProblemDescriptor &problem) {
     if (!options.selection.shape.empty())
-        throw UsageError("--shape judges the default problem only, not " + problem.name);
-    if (options.selection.stress > 0) throw UsageError("--stress judges the default problem only, not " + problem.name);
+        command_line_case(problem, options.selection.shape, static_cast<long long>(options.selection.seed),
+                          options.selection.data);
+    if (!problem.is_default && options.selection.stress > 0)
+        throw UsageError("--stress judges the default problem only, not " + problem.name);
 }
 
 } // namespace
@@ -64,7 +67,7 @@ void choose_problem(JudgeOptions &options, const std::string &checkout_testcases
     }
     const ProblemDescriptor &problem = suite_problem(suite);
     refuse_unjudged(problem);
-    refuse_generated_cases(options, problem);
+    check_generated_cases(options, problem);
 }
 
 } // namespace gemm

@@ -566,9 +566,6 @@ TEST_CASE("--shape takes MxNxK, M×N×K or M N K, before or after the solution")
 TEST_CASE("a malformed --shape says what is expected, exit 64") {
     const std::string expected = ": expected MxNxK or M N K, three whole numbers, e.g. 17x33x5";
     const std::vector<std::pair<std::vector<std::string>, std::string>> cases = {
-        {{solution, "--shape", "4x5"}, "judge: --shape 4x5" + expected},
-        {{solution, "--shape", "4x5x6x7"}, "judge: --shape 4x5x6x7" + expected},
-        {{solution, "--shape", "4", "5"}, "judge: --shape 4 5" + expected},
         {{solution, "--shape", "axbxc"}, "judge: --shape axbxc" + expected},
         {{solution, "--shape", "4x5x99999999999"}, "judge: --shape 4x5x99999999999" + expected},
         {{"case", "new", "secret/x", "--shape", "4xq"},
@@ -581,6 +578,24 @@ TEST_CASE("a malformed --shape says what is expected, exit 64") {
         REQUIRE(std::holds_alternative<int>(p.result));
         CHECK(std::get<int>(p.result) == 64);
         CHECK(lines_of(p.err).at(0) == message);
+    }
+    // How many sizes a shape takes is its problem's: checked once the problem is chosen, for
+    // the default problem with the same words.
+    for (const auto &[args, message] : std::vector<std::pair<std::vector<std::string>, std::string>>{
+             {{solution, "--shape", "4x5"}, "judge: --shape 4x5" + expected},
+             {{solution, "--shape", "4x5x6x7"}, "judge: --shape 4x5x6x7" + expected},
+             {{solution, "--shape", "4", "5"}, "judge: --shape 4x5" + expected},
+             {{"--problem", "tensara/matmul-3d", solution, "--shape", "4x5x6"},
+              "judge: --shape 4x5x6: tensara/matmul-3d takes 4 sizes, its dims n×m×k×l"},
+             {{"--problem", "tensara/matmul-3d", solution, "--shape", "4x5x0x7"},
+              "judge: --shape 4x5x0x7: k must be between 1 and 2147483647, got 0"},
+         }) {
+        std::vector<std::string> argv{gemm::test::judge_program, "--no-history"};
+        argv.insert(argv.end(), args.begin(), args.end());
+        const auto run = gemm::run_captured(argv);
+        CAPTURE(run.output);
+        CHECK(run.exit_code == 64);
+        CHECK(lines_of(run.output).at(0) == message);
     }
 }
 
