@@ -89,6 +89,7 @@ void to_json(json &j, const TestCase &tc) {
              {"time_limit_s", tc.time_limit_s},
              {"dims", tc.dims},
              {"scalars", tc.scalars}};
+    if (tc.site_tolerance) j["site_tolerance"] = {{"atol", tc.site_tolerance->atol}, {"rtol", tc.site_tolerance->rtol}};
     if (tc.has_explicit_data) {
         j["A"] = tc.A;
         j["B"] = tc.B;
@@ -120,6 +121,8 @@ void from_json(const json &j, TestCase &tc) {
     tc.passes_nonzeros = j.value("passes_nonzeros", false);
     tc.dims = j.value("dims", std::vector<long long>{});
     tc.scalars = j.value("scalars", std::map<std::string, double>{});
+    if (const auto site = j.find("site_tolerance"); site != j.end() && site->is_object())
+        tc.site_tolerance = SiteTolerance{site->at("atol").get<double>(), site->at("rtol").get<double>()};
     if (tc.has_explicit_data) {
         j.at("A").get_to(tc.A);
         j.at("B").get_to(tc.B);
@@ -271,6 +274,11 @@ void to_json(json &j, const OutputCheck &o) {
              {"first_out_of_bound", bad_element_json(o.first_out_of_bound)},
              {"first_non_finite", bad_element_json(o.first_non_finite)},
              {"first_unwritten", bad_element_json(o.first_unwritten)}};
+    if (o.site)
+        j["site_allclose"] = {{"atol", o.site->tolerance.atol},
+                              {"rtol", o.site->tolerance.rtol},
+                              {"elements", o.site->elements},
+                              {"outside", o.site->outside}};
 }
 
 void from_json(const json &j, OutputCheck &o) {
@@ -289,6 +297,10 @@ void from_json(const json &j, OutputCheck &o) {
     o.first_out_of_bound = bad_element_from(j.at("first_out_of_bound"));
     o.first_non_finite = bad_element_from(j.at("first_non_finite"));
     o.first_unwritten = bad_element_from(j.at("first_unwritten"));
+    if (const auto site = j.find("site_allclose"); site != j.end() && site->is_object())
+        o.site = SiteAllclose{{site->at("atol").get<double>(), site->at("rtol").get<double>()},
+                              site->at("elements").get<long long>(),
+                              site->at("outside").get<long long>()};
 }
 
 namespace {

@@ -295,6 +295,9 @@ void CaseReferee::run_checked_call(Problem &p, const CaseRequest &request, CaseR
     clock.measure(&PhaseTimes::verify, [&] {
         r.check = check_output_on_device(p.snapshot_C.data(), ref.value.data(), ref.magnitude.data(),
                                          static_cast<int>(p.rows_of_C()), tc.N, tc.K, request.policy.precision);
+        if (tc.site_tolerance)
+            r.check->site = site_allclose_on_device(p.snapshot_C.data(), ref.value.data(),
+                                                    static_cast<std::size_t>(p.rows_of_C()) * tc.K, *tc.site_tolerance);
         r.facts.checked_integrity = p.integrity();
     });
     ++r.verification.calls;

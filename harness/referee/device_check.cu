@@ -238,7 +238,29 @@ __global__ void sample_elements(const float *A, const float *B, const float *C, 
     values[3 * s + 2] = static_cast<double>(__float_as_uint(C[row * K + col]));
 }
 
+// Counts the elements outside the site's allclose (verification/site_allclose.hpp).
+__global__ void count_outside_site_allclose(const float *C, const double *R, std::size_t n, SiteTolerance t,
+                                            unsigned long long *outside) {
+    unsigned long long mine = 0;
+    for (std::size_t i = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x; i < n;
+         i += static_cast<std::size_t>(gridDim.x) * blockDim.x)
+        if (!within_site_allclose(C[i], R[i], t)) ++mine;
+    if (mine) atomicAdd(outside, mine);
+}
+
 } // namespace
+
+SiteAllclose site_allclose_on_device(const float *C, const double *R, std::size_t n, SiteTolerance t) {
+    SiteAllclose s;
+    s.tolerance = t;
+    s.elements = static_cast<long long>(n);
+    DeviceArray<unsigned long long> outside(1);
+    cuda_check(cudaMemset(outside.data(), 0, sizeof(unsigned long long)), "the site's allclose");
+    count_outside_site_allclose<<<std::min(blocks_for(n), 4096u), threads_per_block>>>(C, R, n, t, outside.data());
+    cuda_check(cudaGetLastError(), "the site's allclose");
+    s.outside = static_cast<long long>(fetch(outside.data()));
+    return s;
+}
 
 OutputCheck check_output_on_device(const float *C, const double *R, const double *magnitude, int M, int N, int K,
                                    Precision precision) {

@@ -16,6 +16,9 @@ namespace gemm {
 OutputCheck check_output_on_device(const float *C, const double *R, const double *magnitude, int M, int N, int K,
                                    Precision precision);
 
+// The site's own allclose over C against R (n elements), as site_allclose() on the CPU.
+SiteAllclose site_allclose_on_device(const float *C, const double *R, std::size_t n, SiteTolerance t);
+
 // Copies float values into doubles (their absolute values when `absolute`), exactly.
 void widen_on_device(const float *values, std::size_t n, bool absolute, double *wide);
 

@@ -132,6 +132,8 @@ ProblemDescriptor make_default_problem() {
     p.dims = {"M", "N", "K"};
     p.gemm = {std::vector<std::string>{"M"}, {"N"}, {"K"}};
     p.baseline = "cublasSgemm";
+    // LeetGPU's checker's, as testcases/problem.json says (a CPU test holds the two equal).
+    p.rest["tolerance"] = {{"atol", 1e-4}, {"rtol", 1e-4}};
     p.is_default = true;
     return p;
 }
@@ -215,6 +217,14 @@ double ProblemDescriptor::mask_density() const {
     if (!rest.contains("structure") || !rest.at("structure").is_object()) return 1.0;
     const json &density = rest.at("structure").value("density", json(1.0));
     return density.is_number() ? density.get<double>() : 1.0;
+}
+
+std::optional<SiteTolerance> ProblemDescriptor::site_tolerance() const {
+    const auto found = rest.find("tolerance");
+    if (found == rest.end() || !found->is_object()) return std::nullopt;
+    const json atol = found->value("atol", json()), rtol = found->value("rtol", json());
+    if (!atol.is_number() || !rtol.is_number()) return std::nullopt;
+    return SiteTolerance{atol.get<double>(), rtol.get<double>()};
 }
 
 ProductLayout ProblemDescriptor::layout(const std::vector<long long> &values) const {

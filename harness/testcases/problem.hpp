@@ -9,6 +9,7 @@
 
 #include "common/product_layout.hpp"
 #include "common/rng.hpp"
+#include "verification/site_allclose.hpp"
 
 #include <nlohmann/json.hpp>
 
@@ -58,6 +59,8 @@ struct ProblemDescriptor {
     Structure structure(const char *operand) const;
     // A masked operand's density (`structure.density`, 1 without one).
     double mask_density() const;
+    // The site's own allclose tolerance (`tolerance`: atol, rtol), reported beside the verdict.
+    std::optional<SiteTolerance> site_tolerance() const;
     // How the solution's operands are stored for a case of these dims: the batch's count, the
     // transposes, A's diagonal.
     ProductLayout layout(const std::vector<long long> &dims) const;

@@ -264,6 +264,7 @@ void Parser::parse_shape(const std::vector<std::string> &t, TestCase &tc) {
     tc.generator.mask_density = problem_.mask_density();
     tc.layout = problem_.layout(tc.dims);
     tc.passes_nonzeros = problem_.roles.count("nnz") > 0;
+    tc.site_tolerance = problem_.site_tolerance();
     const long long most_rows = std::max<long long>({tc.M, tc.N, tc.K}); // of any operand, stored or checked
     if (tc.layout.batch * most_rows > std::numeric_limits<int>::max())
         fail("the batch's " + std::to_string(tc.layout.batch) + " products of " + std::to_string(most_rows) +

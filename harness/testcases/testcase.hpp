@@ -8,6 +8,7 @@
 #include "common/shape.hpp"
 #include "measurement/stats.hpp"
 #include "verification/reference.hpp"
+#include "verification/site_allclose.hpp"
 
 #include <cstdint>
 #include <map>
@@ -34,8 +35,9 @@ struct TestCase {
     // The problem's own dimensions, as the `shape` line gives them (problem.hpp): M, N, K for
     // the default problem; empty for a case made in code, which means M, N, K.
     std::vector<long long> dims;
-    std::map<std::string, double> scalars; // `scalar NAME VALUE` lines, by role
-    bool passes_nonzeros = false;          // the entry point is told A's count of non-zeros (role nnz)
+    std::map<std::string, double> scalars;       // `scalar NAME VALUE` lines, by role
+    bool passes_nonzeros = false;                // the entry point is told A's count of non-zeros (role nnz)
+    std::optional<SiteTolerance> site_tolerance; // the problem's site's allclose, reported beside the verdict
 };
 
 // A slow but correct kernel (naive, ~1 TFLOP/s) must never get TLE: one second plus

@@ -13,6 +13,7 @@
 #include "verification/element_check.hpp"
 #include "verification/precision.hpp"
 #include "verification/reference.hpp"
+#include "verification/site_allclose.hpp"
 #include "verification/verdict.hpp"
 
 #include <cstdint>
@@ -54,6 +55,8 @@ struct OutputCheck {
     long long elements = 0;
     long long out_of_bound = 0, non_finite = 0, unwritten = 0;
     std::optional<BadElement> first_out_of_bound, first_non_finite, first_unwritten;
+    // The site's own allclose over the same C, where the problem names its tolerance.
+    std::optional<SiteAllclose> site;
 };
 
 // Compares C with R on the CPU, element by element (the GPU does the same in

@@ -98,8 +98,8 @@ void ConsoleReporter::run_finished(const RunContext &run, const std::vector<Case
     out_ << format_summary(results, not_run_, run.timeline.total_s, colour_);
     // After the one reason said above (CE, never loaded) there is no method to tell.
     if (!said_once_)
-        out_ << (verbose_ ? fit_to_width(format_verification(results) + format_clock(results) +
-                                             format_timeline(run.timeline),
+        out_ << (verbose_ ? fit_to_width(format_verification(results) + format_site_allclose(results) +
+                                             format_clock(results) + format_timeline(run.timeline),
                                          console_width, 0)
                           : format_method(results) + format_events_alert(results));
     out_ << std::flush;

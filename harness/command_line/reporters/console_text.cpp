@@ -297,6 +297,29 @@ std::string format_verification(const std::vector<CaseResult> &results) {
     return "verified: every call of solve(), " + describe(total) + "\n";
 }
 
+std::string format_site_allclose(const std::vector<CaseResult> &results) {
+    std::optional<SiteTolerance> tolerance;
+    std::vector<const CaseResult *> failing;
+    int checked = 0;
+    for (const auto &r : results) {
+        if (!r.check || !r.check->site) continue;
+        tolerance = r.check->site->tolerance;
+        ++checked;
+        if (!r.check->site->passes()) failing.push_back(&r);
+    }
+    if (!tolerance) return "";
+    std::string text = formatted("the site's allclose (atol %g, rtol %g) against the FP64 product: ", tolerance->atol,
+                                 tolerance->rtol);
+    if (failing.empty()) return text + "passes on every checked case (" + count_of_cases(checked) + ")\n";
+    text += "fails on " + count_of_cases(failing.size()) + ":";
+    for (std::size_t i = 0; i < failing.size() && i < 3; ++i)
+        text += formatted(" %s (%lld of %lld elements)%s", escaped(failing[i]->name).c_str(),
+                          failing[i]->check->site->outside, failing[i]->check->site->elements,
+                          i + 1 < std::min<std::size_t>(failing.size(), 3) ? "," : "");
+    if (failing.size() > 3) text += formatted(" and %zu more", failing.size() - 3);
+    return text + "\n";
+}
+
 std::string format_clock(const std::vector<CaseResult> &results) {
     double least = 0, most = 0, widest_spread = 0, most_excess = 0;
     int cases = 0, after_solution = 0, stood_in = 0, capped = 0, several_kinds = 0, between_calls = 0;

@@ -71,6 +71,9 @@ std::string wrapped_where_long(const std::string &text, std::size_t width, std::
 // --verbose: the method, every figure of it.
 // "verified: every call of solve(), 812 calls: 41 against …": how the outputs behind the times were checked.
 std::string format_verification(const std::vector<CaseResult> &results);
+// "the site's allclose (atol 0.0001, rtol 0.0001) against the FP64 product: passes on every
+// checked case (47 cases)", or the cases it fails on: what the problem's site would say.
+std::string format_site_allclose(const std::vector<CaseResult> &results);
 // "timed by the referee's clock; what a call costs beyond its own work, 0.31–0.36 ms (spread
 // ≤ 0.01 ms), is taken off every time …", or "" when nothing was timed.
 std::string format_clock(const std::vector<CaseResult> &results);

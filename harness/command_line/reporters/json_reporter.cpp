@@ -46,20 +46,28 @@ json bad_element_json(const std::optional<BadElement> &e) {
 }
 
 json check_json(const OutputCheck &o) {
-    return {{"precision", precision_name(o.precision)},
-            {"normwise_error", finite_or_null(o.normwise_error)},
-            {"error_class", o.error_class},
-            {"map", o.map},
-            {"pattern", o.pattern},
-            {"elementwise_ratio", finite_or_null(o.elementwise_ratio)},
-            {"normwise_ratio", finite_or_null(o.normwise_ratio)},
-            {"elements", o.elements},
-            {"out_of_bound", o.out_of_bound},
-            {"non_finite", o.non_finite},
-            {"unwritten", o.unwritten},
-            {"first_out_of_bound", bad_element_json(o.first_out_of_bound)},
-            {"first_non_finite", bad_element_json(o.first_non_finite)},
-            {"first_unwritten", bad_element_json(o.first_unwritten)}};
+    json j = {{"precision", precision_name(o.precision)},
+              {"normwise_error", finite_or_null(o.normwise_error)},
+              {"error_class", o.error_class},
+              {"map", o.map},
+              {"pattern", o.pattern},
+              {"elementwise_ratio", finite_or_null(o.elementwise_ratio)},
+              {"normwise_ratio", finite_or_null(o.normwise_ratio)},
+              {"elements", o.elements},
+              {"out_of_bound", o.out_of_bound},
+              {"non_finite", o.non_finite},
+              {"unwritten", o.unwritten},
+              {"first_out_of_bound", bad_element_json(o.first_out_of_bound)},
+              {"first_non_finite", bad_element_json(o.first_non_finite)},
+              {"first_unwritten", bad_element_json(o.first_unwritten)}};
+    // The site's own allclose over the checked call's C: beside the verdict, not deciding it.
+    if (o.site)
+        j["site_allclose"] = {{"atol", o.site->tolerance.atol},
+                              {"rtol", o.site->tolerance.rtol},
+                              {"elements", o.site->elements},
+                              {"outside", o.site->outside},
+                              {"passes", o.site->passes()}};
+    return j;
 }
 
 // What a call cost the clock, phase by phase (measurement/timed_run.hpp: CallClock).

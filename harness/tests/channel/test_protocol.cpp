@@ -183,6 +183,25 @@ TEST_CASE("an output check with a NaN element and an infinite ratio travels with
     CHECK_FALSE(back.first_unwritten.has_value());
 }
 
+TEST_CASE("the site's tolerance goes with its case, and the site's allclose comes back with the check") {
+    TestCase tc;
+    tc.name = "sample/01-one";
+    tc.category = "sample";
+    tc.M = tc.N = tc.K = 1;
+    CHECK_FALSE(round_trip(tc).site_tolerance);
+    tc.site_tolerance = SiteTolerance{2e-4, 3e-3};
+    CHECK(round_trip(tc).site_tolerance == std::optional<SiteTolerance>(SiteTolerance{2e-4, 3e-3}));
+
+    OutputCheck o;
+    CHECK_FALSE(json::parse(json(o).dump()).get<OutputCheck>().site);
+    o.site = SiteAllclose{{1e-4, 1e-4}, 1LL << 33, 17};
+    const auto back = json::parse(json(o).dump()).get<OutputCheck>();
+    REQUIRE(back.site);
+    CHECK(back.site->tolerance == SiteTolerance{1e-4, 1e-4});
+    CHECK(back.site->elements == (1LL << 33));
+    CHECK(back.site->outside == 17);
+}
+
 TEST_CASE("an infinite normwise ratio also comes back infinite") {
     OutputCheck o;
     o.normwise_ratio = std::numeric_limits<double>::infinity();

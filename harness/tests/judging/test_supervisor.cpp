@@ -99,6 +99,25 @@ TEST_CASE("a wrong C is WA: the verdict is the referee's, from what C holds") {
     CHECK(s.run_case(small_case("wrong")).verdict == Verdict::WA);
 }
 
+TEST_CASE("the site's allclose travels with the case to the referee and comes back beside the verdict") {
+    FakeWorkers right("ok"), wrong("wrong");
+    TestCase tc = small_case("site");
+    tc.site_tolerance = SiteTolerance{1e-4, 1e-4};
+    Supervisor good(right.options);
+    const auto passed = good.run_case(tc);
+    REQUIRE(passed.check);
+    REQUIRE(passed.check->site);
+    CHECK(passed.check->site->tolerance == SiteTolerance{1e-4, 1e-4});
+    CHECK(passed.check->site->elements == 8 * 7);
+    CHECK(passed.check->site->passes());
+    Supervisor bad(wrong.options);
+    const auto failed = bad.run_case(tc);
+    REQUIRE(failed.check);
+    REQUIRE(failed.check->site);
+    CHECK(failed.check->site->outside > 0);
+    CHECK_FALSE(good.run_case(small_case("no tolerance")).check->site); // a problem without one: none
+}
+
 TEST_CASE("a forged AC on every descriptor and an early 'returned' earn nothing: C is checked") {
     FakeWorkers fakes("forge");
     Supervisor s(fakes.options);

@@ -78,8 +78,10 @@ CaseResult run_case(RefereeChannel &judge, RunnerLink &runner, const CaseRequest
                           : reply.why;
     } else {
         const std::vector<float> C(arena + a + b, arena + a + b + c);
-        r.check =
-            compare_output(C.data(), reference_on_cpu(inputs.A, inputs.B, tc.M, tc.N, tc.K), request.policy.precision);
+        const Reference reference = reference_on_cpu(inputs.A, inputs.B, tc.M, tc.N, tc.K);
+        r.check = compare_output(C.data(), reference, request.policy.precision);
+        if (tc.site_tolerance)
+            r.check->site = site_allclose(C.data(), reference.value.data(), C.size(), *tc.site_tolerance);
         r.facts.ending = RefereeWork::Completed;
         r.facts.checked_integrity = IntegrityCheck{};
     }
