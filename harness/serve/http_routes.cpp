@@ -200,8 +200,21 @@ void add_view_routes(httplib::Server &server, const PageSettings &settings) {
             return send_json(res, 404, {{"error", "no such solution"}});
         res.set_content(read_file(path), "text/plain; charset=utf-8");
     });
-    server.Get("/api/testcases", [&settings](const httplib::Request &, httplib::Response &res) {
-        send_html(res, testcases_html(settings.testcases_dir));
+    // The suite serve was started with, or with ?problem=NAME that problem's (the picked one).
+    server.Get("/api/testcases", [&settings](const httplib::Request &req, httplib::Response &res) {
+        const std::string name = req.get_param_value("problem");
+        if (name.empty()) return send_html(res, testcases_html(settings.testcases_dir));
+        try {
+            const auto found = named_problem(settings.problems_dir, name);
+            if (const auto *why = std::get_if<std::string>(&found)) {
+                res.status = 404;
+                return send_html(res, "<p class=\"error\">" + html_escaped("problem " + *why) + "</p>");
+            }
+            send_html(res, testcases_html(std::get<ProblemDescriptor>(found).folder));
+        } catch (const ProblemError &e) {
+            res.status = 500;
+            send_html(res, "<p class=\"error\">" + html_escaped(e.what()) + "</p>");
+        }
     });
     server.Get("/api/history", [&settings](const httplib::Request &req, httplib::Response &res) {
         send_html(res, history_html(settings.history_path, req.get_param_value("solution")));

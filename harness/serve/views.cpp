@@ -1,6 +1,7 @@
 #include "serve/views.hpp"
 #include "command_line/history/history.hpp"
 #include "serve/html_text.hpp"
+#include "testcases/problem.hpp"
 #include "testcases/testcase.hpp"
 
 #include <algorithm>
@@ -65,10 +66,12 @@ std::string attempts_table(const std::vector<Attempt> &attempts, bool with_pick)
 
 std::string testcases_html(const std::string &testcases_dir) {
     const Suite suite = load_suite_leniently(testcases_dir);
-    std::string html = "<table class=\"testcases\"><thead><tr><th>case</th><th>category</th><th>M×N×K</th>"
+    // A problem's cases in its own dims, as --list says them (testcases/testcase.hpp).
+    const auto &dim_names = suite_problem(testcases_dir).dims;
+    std::string html = "<table class=\"testcases\"><thead><tr><th>case</th><th>category</th><th>size</th>"
                        "<th>time limit</th><th>what it is for</th></tr></thead><tbody>";
     for (const auto &tc : suite.cases)
-        html += "<tr>" + cell(tc.name) + cell(tc.category) + cell(fmt::format("{}×{}×{}", tc.M, tc.N, tc.K)) +
+        html += "<tr>" + cell(tc.name) + cell(tc.category) + cell(case_size_text(tc, dim_names)) +
                 cell(fmt::format("{:.3g} s", time_limit_s(tc))) + cell(purpose_of(tc.path)) + "</tr>";
     html += "</tbody></table>";
     for (const auto &problem : suite.problems) html += "<p class=\"error\">" + html_escaped(problem) + "</p>";

@@ -370,7 +370,10 @@ function showTab(name) {
   for (const p of document.querySelectorAll(".panel")) p.classList.toggle("active", p.id === name);
   if (name === "history") refreshHistory();
   if (name === "leaderboard") fill("leaderboard-table", "/api/leaderboard");
-  if (name === "testcases") fill("testcases-table", "/api/testcases");
+  // The picked problem's cases (the default problem's: the suite serve was started with).
+  if (name === "testcases")
+    fill("testcases-table", "/api/testcases" +
+      (picked && !picked.default ? "?problem=" + encodeURIComponent(picked.name) : ""));
 }
 for (const t of document.querySelectorAll(".tab")) t.addEventListener("click", () => showTab(t.dataset.tab));
 

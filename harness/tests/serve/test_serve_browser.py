@@ -192,6 +192,11 @@ def problem_api_checks(base, token):
     status, answer = status_of(f"{base}/api/problems/tensara/matrix-multiplicaton?token={token}")
     check(status == 404 and json.loads(answer)["error"].endswith(f"did you mean {PICKED}?"),
           "an unknown problem's page: 404 with the nearest name")
+    status, listed = status_of(f"{base}/api/testcases?problem={PICKED}&token={token}")
+    check(status == 200 and "secret/03-n-is-one" in listed and "sample/02-small-explicit" not in listed,
+          "the testcases of a problem named in the query")
+    status, answer = status_of(f"{base}/api/testcases?problem=tensara/matrix-multiplicaton&token={token}")
+    check(status == 404 and f"did you mean {PICKED}?" in answer, "… an unknown one: 404 with the nearest name")
     status, answer = submit(base, token, "run", "a.cu", "ok\n", problem="tensara/matrix-multiplicaton")
     check(status == 400 and f"did you mean {PICKED}?" in json.loads(answer)["error"],
           "a submission naming an unknown problem: refused (400) with the nearest name")
@@ -266,6 +271,13 @@ def problem_checks(driver):
           f"problem: {PICKED} — Matrix Multiplication (Tensara)", "the results' header says which problem was judged")
     console = driver.execute_script("return document.getElementById('console').textContent;")
     check(f"--problem {PICKED} " in console, "the judge was asked for it with --problem")
+
+    driver.find_element(By.CSS_SELECTOR, "[data-tab=testcases]").click()
+    WebDriverWait(driver, 20).until(lambda d: "secret/03-n-is-one" in d.find_element(By.ID, "testcases-table").text)
+    listed = driver.find_element(By.ID, "testcases-table").text
+    check("sample/02-small-explicit" not in listed and "(m×n×k)" in listed,
+          "the Testcases tab lists the picked problem's cases, in its own dims")
+    driver.find_element(By.CSS_SELECTOR, "[data-tab=editor]").click()
 
     attempt = "// my own attempt at the Tensara problem\n"
     editor_source(driver, attempt, "tensara-matrix-multiplication.cu")
