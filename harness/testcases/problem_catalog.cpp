@@ -9,6 +9,36 @@ namespace gemm {
 
 namespace fs = std::filesystem;
 
+namespace {
+
+// "kernelbench/2-…" before "kernelbench/10-…": runs of digits compare as numbers, the rest
+// as text, so a site's numbered problems list in their site's order.
+bool in_natural_order(const std::string &a, const std::string &b) {
+    std::size_t i = 0, j = 0;
+    const auto digit = [](char c) { return c >= '0' && c <= '9'; };
+    while (i < a.size() && j < b.size()) {
+        if (digit(a[i]) && digit(b[j])) {
+            std::size_t i_end = i, j_end = j;
+            while (i_end < a.size() && digit(a[i_end])) ++i_end;
+            while (j_end < b.size() && digit(b[j_end])) ++j_end;
+            const std::string x = a.substr(i, i_end - i), y = b.substr(j, j_end - j);
+            const std::string x_trimmed = x.substr(std::min(x.find_first_not_of('0'), x.size() - 1));
+            const std::string y_trimmed = y.substr(std::min(y.find_first_not_of('0'), y.size() - 1));
+            if (x_trimmed.size() != y_trimmed.size()) return x_trimmed.size() < y_trimmed.size();
+            if (x_trimmed != y_trimmed) return x_trimmed < y_trimmed;
+            i = i_end;
+            j = j_end;
+        } else {
+            if (a[i] != b[j]) return a[i] < b[j];
+            ++i;
+            ++j;
+        }
+    }
+    return a.size() - i < b.size() - j;
+}
+
+} // namespace
+
 std::vector<ProblemDescriptor> problems_below(const std::string &testcases_root) {
     std::vector<ProblemDescriptor> problems{suite_problem(testcases_root)};
     problems.front().folder = testcases_root;
@@ -20,7 +50,7 @@ std::vector<ProblemDescriptor> problems_below(const std::string &testcases_root)
             files.push_back(it->path().string());
     for (const auto &file : files) problems.push_back(load_problem(file));
     std::sort(problems.begin() + 1, problems.end(),
-              [](const ProblemDescriptor &a, const ProblemDescriptor &b) { return a.name < b.name; });
+              [](const ProblemDescriptor &a, const ProblemDescriptor &b) { return in_natural_order(a.name, b.name); });
     return problems;
 }
 

@@ -10,7 +10,8 @@
 
 namespace gemm {
 
-// The default problem first, then the others by name. Throws ProblemError for a bad
+// The default problem first, then the others by name, numbers in number order
+// (kernelbench/2-… before kernelbench/10-…). Throws ProblemError for a bad
 // descriptor (its file and why).
 std::vector<ProblemDescriptor> problems_below(const std::string &testcases_root);
 

@@ -195,6 +195,11 @@ TEST_CASE("every shipped problem loads, its starter answers its entry point, and
     const auto problems = problems_below(problem_source_dir + "/testcases");
     CHECK(problems.size() >= 35);
     CHECK(problems.front().is_default);
+    std::vector<std::string> names;
+    for (const auto &p : problems) names.push_back(p.name);
+    const auto at = [&names](const std::string &name) { return std::find(names.begin(), names.end(), name); };
+    CHECK(at("kernelbench/9-tall-skinny-matmul") < at("kernelbench/10-matmul-3d")); // in number order
+    CHECK(at("leetgpu/18-sparse-matrix-vector") < at("leetgpu/22-gemm"));
     for (const auto &p : problems) {
         CAPTURE(p.name);
         const auto starter = read_text_file(p.folder + "/starter.cu");
