@@ -2,15 +2,19 @@
 #include "judging/os/interrupt.hpp"
 #include "runner/confinement.hpp"
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
+#include <fstream>
+#include <sstream>
 #include <stdexcept>
 #include <sys/mount.h>
 #include <sys/stat.h>
 #include <sys/statfs.h>
 #include <unistd.h>
+#include <vector>
 
 namespace gemm {
 
@@ -35,7 +39,70 @@ std::uint64_t round_up_to_page(std::uint64_t bytes) {
     return (bytes + page - 1) / page * page;
 }
 
+// A tmpfs's source is free text: each runner folder's names the judge that mounted it, by
+// PID and start time (a PID alone could be another process's by now).
+constexpr const char *mount_source_prefix = "gemm-judge-runner:";
+
+// Field 22 of /proc/PID/stat, the process's start in clock ticks after boot; "" when gone.
+std::string start_time_of(const std::string &pid) {
+    std::ifstream stat("/proc/" + pid + "/stat");
+    std::string text;
+    if (!std::getline(stat, text)) return "";
+    const auto name_end = text.rfind(')'); // the command's name may hold spaces
+    if (name_end == std::string::npos) return "";
+    std::istringstream fields(text.substr(name_end + 2));
+    std::string field;
+    for (int i = 3; i <= 22 && fields >> field; ++i)
+        if (i == 22) return field;
+    return "";
+}
+
+std::string own_mount_source() {
+    const std::string pid = std::to_string(getpid());
+    return mount_source_prefix + pid + ":" + start_time_of(pid);
+}
+
+// /proc/self/mountinfo writes a space, a tab, a newline and a backslash as \ooo.
+std::string unescaped_mount_path(const std::string &text) {
+    std::string path;
+    for (std::size_t i = 0; i < text.size(); ++i)
+        if (text[i] == '\\' && i + 3 < text.size() &&
+            std::all_of(text.begin() + i + 1, text.begin() + i + 4, [](char c) { return c >= '0' && c <= '7'; })) {
+            path += static_cast<char>(std::stoi(text.substr(i + 1, 3), nullptr, 8));
+            i += 3;
+        } else {
+            path += text[i];
+        }
+    return path;
+}
+
 } // namespace
+
+int unmount_abandoned_runner_folders() {
+    std::ifstream table("/proc/self/mountinfo");
+    int unmounted = 0;
+    for (std::string line; std::getline(table, line);) {
+        // "ID PARENT MAJ:MIN ROOT MOUNT-POINT OPTIONS [TAGS…] - FSTYPE SOURCE SUPER-OPTIONS"
+        std::istringstream words(line);
+        std::vector<std::string> fields;
+        for (std::string word; words >> word;) fields.push_back(word);
+        const auto dash = std::find(fields.begin(), fields.end(), "-");
+        if (fields.size() < 5 || dash == fields.end() || fields.end() - dash < 3) continue;
+        const std::string &type = dash[1], &source = dash[2];
+        if (type != "tmpfs" || source.rfind(mount_source_prefix, 0) != 0) continue;
+        const std::string owner = source.substr(std::strlen(mount_source_prefix));
+        const auto colon = owner.find(':');
+        if (colon == std::string::npos) continue;
+        if (start_time_of(owner.substr(0, colon)) == owner.substr(colon + 1)) continue; // its judge lives
+        const std::string mount_point = unescaped_mount_path(fields[4]);
+        if (fs::path(mount_point).filename().string().rfind("gemm-judge-runner-", 0) != 0) continue;
+        if (umount2(mount_point.c_str(), MNT_DETACH) != 0) continue;
+        std::error_code ec;
+        fs::remove_all(mount_point, ec);
+        ++unmounted;
+    }
+    return unmounted;
+}
 
 std::string describe_bytes(std::uint64_t bytes) {
     for (const auto &[unit, name] : {std::pair{std::uint64_t(1) << 40, "TiB"},
@@ -73,7 +140,11 @@ RunnerScratch::RunnerScratch(const std::string &library, std::uint64_t limit_byt
             "size=" + std::to_string(limit_bytes_ + round_up_to_page(library_size) + margin_bytes) +
             ",nr_inodes=" + std::to_string(file_limit) + ",mode=0700,uid=" + std::to_string(sandbox::nobody_uid) +
             ",gid=" + std::to_string(sandbox::nogroup_gid);
-        mounted_ = mount("gemm-judge-runner", dir_.c_str(), "tmpfs", MS_NOSUID | MS_NODEV, data.c_str()) == 0;
+        // A judge killed by SIGKILL cannot unmount its folder: the next one that mounts
+        // unmounts every folder whose judge is gone (once per process).
+        static const bool swept = (unmount_abandoned_runner_folders(), true);
+        (void)swept;
+        mounted_ = mount(own_mount_source().c_str(), dir_.c_str(), "tmpfs", MS_NOSUID | MS_NODEV, data.c_str()) == 0;
         if (!mounted_) uncapped_because_ = std::string("mounting a tmpfs failed: ") + std::strerror(errno);
     }
     fs::copy_file(library, library_, ec);

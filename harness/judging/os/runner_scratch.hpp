@@ -28,6 +28,12 @@ constexpr std::uint64_t default_scratch_limit_bytes = std::uint64_t(1) << 30;
 // "1 GiB", "8 MiB", "1.5 GiB", "100 bytes": a limit in words.
 std::string describe_bytes(std::uint64_t bytes);
 
+// Unmounts (and removes) every runner folder's tmpfs whose judge is gone: a judge killed by
+// SIGKILL leaves its folder mounted. A folder is known by its tmpfs's source, which names
+// the judge by PID and start time. Returns how many it unmounted. Called by the first
+// RunnerScratch of a process that mounts.
+int unmount_abandoned_runner_folders();
+
 class RunnerScratch {
   public:
     // Throws std::runtime_error naming what could not be made. `may_mount`: try the

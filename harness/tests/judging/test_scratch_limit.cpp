@@ -11,11 +11,13 @@
 
 #include <doctest/doctest.h>
 
+#include <csignal>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <sstream>
+#include <sys/wait.h>
 #include <unistd.h>
 
 using namespace gemm;
@@ -119,6 +121,46 @@ TEST_CASE(
     CHECK_FALSE(contains(mount_table(), parent.folder.path.string()));
     Supervisor next(scratch_supervision(folder.write("next.so", "ok\n"), true));
     CHECK(next.run_case(scratch_test_case("next")).verdict == Verdict::AC);
+}
+
+TEST_CASE("a runner folder left mounted by a judge killed with SIGKILL is unmounted by the next, a live one's never") {
+    if (!can_mount_tmpfs()) {
+        std::printf("[skipped: no tmpfs]\n");
+        return;
+    }
+    ScratchParent parent;
+    TempFolder folder;
+    const std::string library = folder.write("solution.so", "ok\n");
+    int ready[2];
+    REQUIRE(pipe(ready) == 0);
+    const pid_t judge = fork();
+    REQUIRE(judge >= 0);
+    if (judge == 0) { // a judge that mounts its runner's folder, then is killed
+        close(ready[0]);
+        RunnerScratch scratch(library, scratch_test_limit);
+        const std::string line = (scratch.size_capped() ? "" : "!") + scratch.dir() + "\n";
+        if (write(ready[1], line.data(), line.size()) != static_cast<ssize_t>(line.size())) _exit(1);
+        pause();
+        _exit(0);
+    }
+    close(ready[1]);
+    std::string dir;
+    for (char c; read(ready[0], &c, 1) == 1 && c != '\n';) dir += c;
+    close(ready[0]);
+    kill(judge, SIGKILL);
+    waitpid(judge, nullptr, 0);
+    REQUIRE_FALSE(dir.empty());
+    REQUIRE(dir[0] != '!');
+    CHECK(contains(mount_table(), dir)); // SIGKILL ran no destructor: still mounted
+
+    RunnerScratch live(library, scratch_test_limit); // this process's: its judge lives
+    REQUIRE(live.size_capped());
+    CHECK(unmount_abandoned_runner_folders() >= 1); // this process swept once already, before the kill
+    CHECK_FALSE(contains(mount_table(), dir));
+    CHECK_FALSE(std::filesystem::exists(dir));
+    CHECK(contains(mount_table(), live.dir())); // a live judge's folder is left alone
+    CHECK(unmount_abandoned_runner_folders() == 0);
+    CHECK(contains(mount_table(), live.dir()));
 }
 
 TEST_CASE("where no tmpfs caps the folder it is watched: the solution is stopped past the limit, RE, and it is said") {
