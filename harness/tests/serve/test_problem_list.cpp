@@ -70,13 +70,22 @@ TEST_CASE("serve's page of one problem: its statement and starter as the files h
     CHECK(page["signature"] == std::get<ProblemDescriptor>(found).signature());
     CHECK(page["url"] == std::get<ProblemDescriptor>(found).url);
 
-    // The default problem's folder is the suite's root, which has neither file.
+    // The default problem's folder is the suite's root, which holds both too.
     const auto seed = serve::named_problem(served_problems_root, default_problem().name);
     REQUIRE(std::holds_alternative<ProblemDescriptor>(seed));
     const auto seed_page = serve::problem_page_json(std::get<ProblemDescriptor>(seed));
     CHECK(seed_page["default"] == true);
-    CHECK(seed_page["statement"].is_null());
-    CHECK(seed_page["starter"].is_null());
+    CHECK(seed_page["statement"] == *read_text_file(served_problems_root + "/statement.md"));
+    CHECK(seed_page["starter"] == *read_text_file(served_problems_root + "/starter.cu"));
+
+    // A folder without them: null.
+    gemm::test::TempFolder bare;
+    bare.write("problem.json", *read_text_file(folder + "problem.json"));
+    ProblemDescriptor without = std::get<ProblemDescriptor>(found);
+    without.folder = bare.path.string();
+    const auto bare_page = serve::problem_page_json(without);
+    CHECK(bare_page["statement"].is_null());
+    CHECK(bare_page["starter"].is_null());
 }
 
 TEST_CASE("serve refuses a problem's name no problem has with the judge's words, and never reads it as a path") {

@@ -203,6 +203,10 @@ TEST_CASE("every shipped problem loads, its starter answers its entry point, and
     for (const auto &p : problems) {
         CAPTURE(p.name);
         const auto starter = read_text_file(p.folder + "/starter.cu");
+        // Every problem has its site's starter and our statement, the default one included.
+        REQUIRE(starter);
+        CHECK(answers(extern_c_functions(*starter), p));
+        CHECK(std::filesystem::exists(p.folder + "/statement.md"));
         if (!p.is_default) {
             REQUIRE(starter);
             CHECK(answers(extern_c_functions(*starter), p));
