@@ -292,7 +292,9 @@ void Session::shrink(Supervisor &supervisor, const TestCase &failing, const Case
 
 std::vector<CaseResult> Session::judge_cases(Supervisor &supervisor, const std::vector<TestCase> &cases) {
     std::vector<CaseResult> results;
-    bool shrunk = !options.case_run.shrink;
+    // Shrinking judges generated cases of M, N and K, the default problem's: another problem's
+    // entry point takes its own dims and layout, so its failures are not shrunk.
+    bool shrunk = !options.case_run.shrink || !context.default_problem;
     int crashed_or_hung = 0;
     NotRun not_run;
     for (std::size_t i = 0; i < cases.size(); ++i) {

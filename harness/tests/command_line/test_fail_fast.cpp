@@ -23,6 +23,8 @@ struct Recorder : Reporter {
         finished.push_back(r.name + " " + verdict_name(r.verdict));
     }
     void cases_not_run(const NotRun &n) override { not_run = n; }
+    int shrinks = 0;
+    void shrunk(const ShrinkFinding &) override { ++shrinks; }
 };
 
 std::vector<TestCase> cases(int count) {
@@ -45,19 +47,22 @@ struct Judged {
     std::vector<CaseResult> results;
     std::vector<std::string> finished;
     NotRun not_run;
+    int shrinks = 0;
 };
 
-Judged judge_with_fakes(const std::string &behaviour, int count, bool keep_going) {
+Judged judge_with_fakes(const std::string &behaviour, int count, bool keep_going, bool shrink = false,
+                        bool default_problem = true) {
     TempFolder folder{"gemm-fail-fast"};
     JudgeOptions options;
     options.keep_going = keep_going;
-    options.case_run.shrink = false;
+    options.case_run.shrink = shrink;
     Reporters reporters;
     auto owned = std::make_unique<Recorder>();
     Recorder &recorder = *owned;
     reporters.add(std::move(owned));
     Session session(options, reporters, "fake.cu");
     session.context.device.memory_bytes = 1LL << 34;
+    session.context.default_problem = default_problem;
     SupervisorOptions s;
     s.referee = bin + "/fake_referee";
     s.runner = bin + "/fake_runner";
@@ -69,6 +74,7 @@ Judged judge_with_fakes(const std::string &behaviour, int count, bool keep_going
     judged.results = session.judge_cases(supervisor, cases(count));
     judged.finished = recorder.finished;
     judged.not_run = recorder.not_run;
+    judged.shrinks = recorder.shrinks;
     return judged;
 }
 
@@ -102,4 +108,11 @@ TEST_CASE("wrong answers never stop a run: they are fast, and their maps help") 
     CHECK(judged.results.size() == 6);
     for (const auto &r : judged.results) CHECK(r.verdict == Verdict::WA);
     CHECK(judged.not_run.names.empty());
+}
+
+TEST_CASE("the first WA is shrunk for the default problem, never for another, whose entry point takes its own dims") {
+    CHECK(judge_with_fakes("wrong", 2, false, true, true).shrinks == 1);
+    const auto other = judge_with_fakes("wrong", 2, false, true, false);
+    CHECK(other.shrinks == 0);
+    CHECK(other.results.size() == 2);
 }
