@@ -330,24 +330,25 @@ std::vector<CaseResult> Session::judge_cases(Supervisor &supervisor, const std::
 
 // Random shapes until the first failure, which is then shrunk.
 std::vector<CaseResult> Session::stress(Supervisor &supervisor) {
-    const auto shapes =
-        stress_shapes(options.selection.stress, options.selection.seed, options.selection.stress_max_size);
+    const ProblemDescriptor &problem = suite_problem(options.selection.testcases_dir);
+    const auto cases = stress_cases(problem, options.selection.stress, options.selection.seed,
+                                    options.selection.stress_max_size, options.selection.data);
     std::vector<CaseResult> results;
-    for (std::size_t i = 0; i < shapes.size(); ++i) {
-        const TestCase tc = generated_case(shapes[i], options.selection.seed + i, options.selection.data);
-        progress.show("stress [" + std::to_string(i + 1) + "/" + std::to_string(shapes.size()) + "] " +
-                      shape_text(shapes[i]));
+    for (std::size_t i = 0; i < cases.size(); ++i) {
+        const TestCase &tc = cases[i];
+        progress.show("stress [" + std::to_string(i + 1) + "/" + std::to_string(cases.size()) + "] " +
+                      case_size_text(tc, problem.dims));
         results.push_back(supervisor.run_case(tc, untimed(policy_for(tc, options.case_run))));
         if (results.back().verdict == Verdict::AC) continue;
         progress.clear();
-        report.stressed({i + 1, shapes.size(), tc.name, options.selection.stress_max_size, options.selection.seed});
+        report.stressed({i + 1, cases.size(), tc.name, options.selection.stress_max_size, options.selection.seed});
         report.case_finished(results.back(), tc, policy_for(tc, options.case_run));
-        if (options.case_run.shrink) shrink(supervisor, tc, results.back());
+        if (options.case_run.shrink && context.default_problem) shrink(supervisor, tc, results.back());
         return results;
     }
     progress.clear();
     report.stressed(
-        {shapes.size(), shapes.size(), std::nullopt, options.selection.stress_max_size, options.selection.seed});
+        {cases.size(), cases.size(), std::nullopt, options.selection.stress_max_size, options.selection.seed});
     return results;
 }
 

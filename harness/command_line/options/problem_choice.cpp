@@ -21,14 +21,11 @@ void refuse_unjudged(const ProblemDescriptor &problem) {
                          fmt::format("{}", fmt::join(missing, ", ")) + " (docs/problems.md)");
 }
 
-// --shape is in the chosen problem's dims, checked now that the problem is known; --stress
-// draws the default problem's M, N, K, so it judges that problem only.
+// --shape and --stress are in the chosen problem's dims, checked now that it is known.
 void check_generated_cases(const JudgeOptions &options, const ProblemDescriptor &problem) {
     if (!options.selection.shape.empty())
         command_line_case(problem, options.selection.shape, static_cast<long long>(options.selection.seed),
                           options.selection.data);
-    if (!problem.is_default && options.selection.stress > 0)
-        throw UsageError("--stress judges the default problem only, not " + problem.name);
 }
 
 } // namespace

@@ -2,6 +2,8 @@
 // for a judged solution.
 #include "judging/shrink.hpp"
 #include "judging/stress.hpp"
+#include "measurement/stats.hpp"
+#include "testcases/problem_catalog.hpp"
 
 #include <doctest/doctest.h>
 
@@ -69,5 +71,28 @@ TEST_CASE("stress shapes respect a small bound") {
         CHECK(s.M <= 3);
         CHECK(s.N <= 3);
         CHECK(s.K <= 3);
+    }
+}
+
+TEST_CASE("--stress of every judged problem draws valid cases in its dims, within the default problem's work") {
+    const std::string root = std::string(GEMM_SOURCE_DIR) + "/testcases";
+    // The default problem's cases are stress_shapes' draws, as before problems.
+    const auto seed_cases = stress_cases(default_problem(), 20, 7, 256, "uniform -1 1");
+    const auto shapes = stress_shapes(20, 7, 256);
+    REQUIRE(seed_cases.size() == shapes.size());
+    for (std::size_t i = 0; i < shapes.size(); ++i) CHECK(shape_of(seed_cases[i]) == shapes[i]);
+    for (const auto &problem : problems_below(root)) {
+        if (!problem.not_yet_judged().empty()) continue;
+        CAPTURE(problem.name);
+        const auto cases = stress_cases(problem, 30, 11, 256, "uniform -1 1");
+        REQUIRE(cases.size() == 30);
+        std::set<std::vector<long long>> distinct;
+        for (const auto &tc : cases) {
+            CHECK(tc.dims.size() == problem.dims.size());
+            CHECK(flop_count(tc.M, tc.N, tc.K, tc.layout.batch) <= 2.0 * 256 * 256 * 256);
+            distinct.insert(tc.dims);
+        }
+        CHECK(distinct.size() > 10); // drawn, not one shape repeated
+        CHECK(stress_cases(problem, 30, 11, 256, "uniform -1 1")[29].dims == cases[29].dims); // reproducible
     }
 }

@@ -65,9 +65,6 @@ TEST_CASE("--problem names a problem, suggests the nearest for a typo and refuse
     const auto shape = judge_with({"--problem", "tensara/matmul-3d", solution, "--shape", "2x2x2"});
     CHECK(shape.exit_code == 64);
     CHECK(contains(unwrapped(shape.output), "--shape 2x2x2: tensara/matmul-3d takes 4 sizes, its dims n×m×k×l"));
-    const auto stress = judge_with({"--problem", "tensara/matmul-3d", solution, "--stress", "3"});
-    CHECK(stress.exit_code == 64);
-    CHECK(contains(unwrapped(stress.output), "--stress judges the default problem only"));
 }
 
 TEST_CASE("a solution's entry point picks its problem: Tensara's is compiled and found, a shared one is refused") {
