@@ -1,4 +1,5 @@
 #include "serve/judging_events.hpp"
+#include "testcases/problem.hpp"
 
 namespace gemm::serve {
 
@@ -22,6 +23,8 @@ std::vector<std::string> judge_command(const JudgeProgram &program, JudgingKind 
     std::vector<std::string> options;
     if (kind == JudgingKind::run) options = judge_child::quick_run_selection();
     if (!problem.empty()) options.insert(options.end(), {"--problem", problem});
+    if (!program.default_suite.empty() && (problem.empty() || problem == default_problem().name))
+        options.insert(options.end(), {"--testcases", program.default_suite});
     options.insert(options.end(), program.shared_args.begin(), program.shared_args.end());
     return judge_child::judge_command_line(
         program.path, kind == JudgingKind::rank ? judge_child::JudgeMode::rank : judge_child::JudgeMode::judge, source,

@@ -14,6 +14,9 @@ namespace gemm::serve {
 struct JudgeProgram {
     std::string path;                     // gemm-judge, or a stand-in that judges without a GPU in tests
     std::vector<std::string> shared_args; // given to every run: the history file
+    // serve --testcases: the default problem's suite its judges read (its Testcases tab's);
+    // empty for the checkout's. Another problem's judge reads that problem's own.
+    std::string default_suite;
 };
 
 // The judge's command line for a submission whose file is `source`, with --problem where the

@@ -53,7 +53,10 @@ int serve_main(int argc, const char *const *argv, const std::string &judge_progr
     settings.problems_dir = default_testcases_dir;
     settings.history_path = options.history_path;
     settings.judge_program = judge_program;
-    JudgeProgram judge{submission_judge(judge_program), {"--history", options.history_path}};
+    // The suite the Testcases tab shows is the one the default problem's judges read.
+    JudgeProgram judge{submission_judge(judge_program),
+                       {"--history", options.history_path},
+                       options.testcases_dir == default_testcases_dir ? "" : options.testcases_dir};
     JudgingQueue queue(judge, submitted_folder(options.history_path), options.queued_per_token);
 
     httplib::Server server;

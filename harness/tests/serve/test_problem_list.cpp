@@ -100,8 +100,9 @@ TEST_CASE("serve refuses a problem's name no problem has with the judge's words,
     CHECK(refusal_of(std::string(100000, 'x')) == "no problem has a name this long");
 }
 
-TEST_CASE("serve starts the judge with --problem where a submission names one, and without it otherwise") {
-    const serve::JudgeProgram judge{"gemm-judge", {"--history", "h.sqlite"}};
+TEST_CASE("serve starts the judge with --problem where a submission names one, without it otherwise, and with "
+          "serve's --testcases for the default problem") {
+    const serve::JudgeProgram judge{"gemm-judge", {"--history", "h.sqlite"}, ""};
     CHECK(serve::judge_command(judge, serve::JudgingKind::run, "a.cu", "tensara/matrix-multiplication") ==
           std::vector<std::string>{"gemm-judge", "a.cu", "--selection", "quick", "--problem",
                                    "tensara/matrix-multiplication", "--history", "h.sqlite"});
@@ -110,4 +111,14 @@ TEST_CASE("serve starts the judge with --problem where a submission names one, a
                                    "--history", "h.sqlite"});
     CHECK(serve::judge_command(judge, serve::JudgingKind::submit, "a.cu", "") ==
           std::vector<std::string>{"gemm-judge", "a.cu", "--history", "h.sqlite"});
+
+    // serve --testcases: the default problem's judges read that suite, another problem's its own.
+    const serve::JudgeProgram own_suite{"gemm-judge", {"--history", "h.sqlite"}, "/my/suite"};
+    CHECK(serve::judge_command(own_suite, serve::JudgingKind::submit, "a.cu", "") ==
+          std::vector<std::string>{"gemm-judge", "a.cu", "--testcases", "/my/suite", "--history", "h.sqlite"});
+    CHECK(serve::judge_command(own_suite, serve::JudgingKind::submit, "a.cu", default_problem().name) ==
+          std::vector<std::string>{"gemm-judge", "a.cu", "--problem", default_problem().name, "--testcases",
+                                   "/my/suite", "--history", "h.sqlite"});
+    CHECK(serve::judge_command(own_suite, serve::JudgingKind::submit, "a.cu", "tensara/matmul-3d") ==
+          std::vector<std::string>{"gemm-judge", "a.cu", "--problem", "tensara/matmul-3d", "--history", "h.sqlite"});
 }
