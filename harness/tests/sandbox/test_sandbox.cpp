@@ -7,6 +7,7 @@
 #include "confined_policy.hpp"
 #include "sandbox/attempt_monitor.hpp"
 #include "sandbox/fd_passing.hpp"
+#include "sandbox/identity.hpp"
 #include "sandbox/landlock.hpp"
 #include "test_support.hpp"
 
@@ -21,6 +22,7 @@
 #include <linux/seccomp.h>
 #include <netinet/in.h>
 #include <poll.h>
+#include <sys/prctl.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
@@ -441,4 +443,34 @@ TEST_CASE("on a stream socket a descriptor travels with the first part of a long
     close(file);
     close(pair[0]);
     close(pair[1]);
+}
+
+TEST_CASE("a child that becomes nobody still dies with its parent: the credentials' change keeps its death signal") {
+    if (geteuid() != 0) {
+        std::printf("[skipped: not root]\n");
+        return;
+    }
+    int report[2];
+    REQUIRE(pipe(report) == 0);
+    const pid_t child = fork();
+    REQUIRE(child >= 0);
+    if (child == 0) {
+        close(report[0]);
+        prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0);
+        int before = 0, after = 0;
+        prctl(PR_GET_PDEATHSIG, &before, 0, 0, 0);
+        const bool switched = gemm::sandbox::switch_user(gemm::sandbox::nobody_uid, gemm::sandbox::nogroup_gid);
+        prctl(PR_GET_PDEATHSIG, &after, 0, 0, 0);
+        const int answer[3] = {before, after, switched ? 1 : 0};
+        _exit(write(report[1], answer, sizeof answer) == sizeof answer ? 0 : 1);
+    }
+    close(report[1]);
+    int answer[3] = {-1, -1, -1};
+    CHECK(read(report[0], answer, sizeof answer) == static_cast<ssize_t>(sizeof answer));
+    close(report[0]);
+    int status = 0;
+    waitpid(child, &status, 0);
+    CHECK(answer[2] == 1);
+    CHECK(answer[0] == SIGKILL);
+    CHECK(answer[1] == SIGKILL); // the kernel clears it on a change of user; switch_user sets it again
 }

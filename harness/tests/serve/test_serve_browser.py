@@ -107,18 +107,34 @@ def start_server(folder, history, queued):
     raise AssertionError("the server printed no URL")
 
 
-def live_processes():
-    """{pid: (state, parent pid, process group)} of every process."""
+def live_processes(started_by=None):
+    """{pid: (state, parent pid, process group)} of every process; with `started_by` (clock ticks
+    since boot), only those started by then: PIDs (32768 of them here) come round again within
+    seconds on a busy machine, and a new process must not pass for one that was asked to end."""
     found = {}
     for entry in os.listdir("/proc"):
         if entry.isdigit():
             try:
                 with open(f"/proc/{entry}/stat") as stat:
                     fields = stat.read().rsplit(")", 1)[1].split()
-                found[int(entry)] = (fields[0], int(fields[1]), int(fields[2]))
-            except (OSError, IndexError):
+                if started_by is None or int(fields[19]) <= started_by:
+                    found[int(entry)] = (fields[0], int(fields[1]), int(fields[2]))
+            except (OSError, IndexError, ValueError):
                 pass
     return found
+
+
+def command_of(pid):
+    try:
+        with open(f"/proc/{pid}/cmdline", "rb") as cmdline:
+            return cmdline.read().replace(b"\0", b" ").decode(errors="replace").strip()[:80]
+    except OSError:
+        return "?"
+
+
+def ticks_since_boot():
+    with open("/proc/uptime") as uptime:
+        return int(float(uptime.read().split()[0]) * os.sysconf("SC_CLK_TCK")) + 1
 
 
 def descendants(pid):
@@ -131,19 +147,9 @@ def descendants(pid):
     return family - {pid}
 
 
-def process_group_members(group):
-    members = []
-    for entry in os.listdir("/proc"):
-        if entry.isdigit():
-            try:
-                with open(f"/proc/{entry}/stat") as stat:
-                    fields = stat.read().rsplit(")", 1)[1].split()
-                # A zombie has ended; only its parent's wait is missing.
-                if int(fields[2]) == group and fields[0] != "Z":
-                    members.append(int(entry))
-            except (OSError, IndexError):
-                pass
-    return members
+def process_group_members(group, started_by=None):
+    # A zombie has ended; only its parent's wait is missing.
+    return [p for p, (state, _, pgid) in live_processes(started_by).items() if pgid == group and state != "Z"]
 
 
 def http_checks(base, token):
@@ -425,16 +431,19 @@ def interrupt_checks(server, base, token):
         time.sleep(0.05)
         family = descendants(server.pid)
     check(len(family) >= 3, "the judge, its referee and runners run as the server's descendants")
+    interrupted = ticks_since_boot()
     server.send_signal(signal.SIGINT)
     server.wait(timeout=20)
-    deadline = time.time() + 5
-    while process_group_members(judge_pid) and time.time() < deadline:
+    deadline = time.time() + 10
+    while process_group_members(judge_pid, interrupted) and time.time() < deadline:
         time.sleep(0.1)
-    still = lambda: [p for p, (state, _, _) in live_processes().items() if p in family and state != "Z"]
+    def still():
+        return [p for p, (state, _, _) in live_processes(interrupted).items() if p in family and state != "Z"]
     while still() and time.time() < deadline:
         time.sleep(0.1)
-    check(not process_group_members(judge_pid) and not still(),
-          "Ctrl-C ends the server, the judge it started and every process that judge started")
+    left = sorted(set(process_group_members(judge_pid, interrupted)) | set(still()))
+    check(not left, "Ctrl-C ends the server, the judge it started and every process that judge started"
+          + ("" if not left else " (left: " + ", ".join(f"{p} {command_of(p)}" for p in left) + ")"))
 
 
 def main():
