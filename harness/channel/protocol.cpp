@@ -274,11 +274,21 @@ void to_json(json &j, const OutputCheck &o) {
              {"first_out_of_bound", bad_element_json(o.first_out_of_bound)},
              {"first_non_finite", bad_element_json(o.first_non_finite)},
              {"first_unwritten", bad_element_json(o.first_unwritten)}};
-    if (o.site)
-        j["site_allclose"] = {{"atol", o.site->tolerance.atol},
-                              {"rtol", o.site->tolerance.rtol},
-                              {"elements", o.site->elements},
-                              {"outside", o.site->outside}};
+    if (o.site) j["site_allclose"] = *o.site;
+}
+
+void to_json(json &j, const SiteAllclose &s) {
+    j = {{"atol", s.tolerance.atol},
+         {"rtol", s.tolerance.rtol},
+         {"elements", s.elements},
+         {"outside", s.outside},
+         {"passes", s.passes()}};
+}
+
+void from_json(const json &j, SiteAllclose &s) {
+    s.tolerance = {j.at("atol").get<double>(), j.at("rtol").get<double>()};
+    j.at("elements").get_to(s.elements);
+    j.at("outside").get_to(s.outside);
 }
 
 void from_json(const json &j, OutputCheck &o) {
@@ -298,9 +308,7 @@ void from_json(const json &j, OutputCheck &o) {
     o.first_non_finite = bad_element_from(j.at("first_non_finite"));
     o.first_unwritten = bad_element_from(j.at("first_unwritten"));
     if (const auto site = j.find("site_allclose"); site != j.end() && site->is_object())
-        o.site = SiteAllclose{{site->at("atol").get<double>(), site->at("rtol").get<double>()},
-                              site->at("elements").get<long long>(),
-                              site->at("outside").get<long long>()};
+        o.site = site->get<SiteAllclose>();
 }
 
 namespace {

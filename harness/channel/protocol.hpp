@@ -64,6 +64,10 @@ void to_json(nlohmann::json &j, const CaseRequest &r);
 void from_json(const nlohmann::json &j, CaseRequest &r);
 void to_json(nlohmann::json &j, const TestCase &tc);
 void from_json(const nlohmann::json &j, TestCase &tc);
+// The site's allclose as the channel carries it and the --json report shows it: the same keys
+// ("passes" derived, not read back).
+void to_json(nlohmann::json &j, const SiteAllclose &s);
+void from_json(const nlohmann::json &j, SiteAllclose &s);
 void to_json(nlohmann::json &j, const OutputCheck &o);
 void from_json(const nlohmann::json &j, OutputCheck &o);
 void to_json(nlohmann::json &j, const CaseResult &r);

@@ -5,23 +5,27 @@
 
 namespace gemm {
 
-double unit_roundoff(Dtype t) {
+namespace {
+
+// Each type's half-spacing of its significand and half its smallest subnormal.
+struct Rounding {
+    double unit, smallest;
+};
+
+Rounding rounding_of(Dtype t) {
     switch (t) {
-    case Dtype::FP16: return 0x1p-11;
-    case Dtype::BF16: return 0x1p-8;
+    case Dtype::FP16: return {0x1p-11, 0x1p-25};
+    case Dtype::BF16: return {0x1p-8, 0x1p-134};
     case Dtype::FP32: break;
     }
-    return 0x1p-24;
+    return {0x1p-24, 0x1p-150};
 }
 
-double smallest_rounding(Dtype t) {
-    switch (t) {
-    case Dtype::FP16: return 0x1p-25;
-    case Dtype::BF16: return 0x1p-134;
-    case Dtype::FP32: break;
-    }
-    return 0x1p-150;
-}
+} // namespace
+
+double unit_roundoff(Dtype t) { return rounding_of(t).unit; }
+
+double smallest_rounding(Dtype t) { return rounding_of(t).smallest; }
 
 ScaledElement scaled_element(double product, double magnitude, double c0, int N, const ScaledProduct &s) {
     const double u = fp32_unit_roundoff;

@@ -1,6 +1,7 @@
 #include "command_line/reporters/json_reporter.hpp"
 #include "command_line/reporters/report_file.hpp"
 
+#include "channel/protocol.hpp"
 #include "common/terminal_text.hpp"
 #include "measurement/events_cross_check.hpp"
 #include "measurement/stats.hpp"
@@ -61,12 +62,7 @@ json check_json(const OutputCheck &o) {
               {"first_non_finite", bad_element_json(o.first_non_finite)},
               {"first_unwritten", bad_element_json(o.first_unwritten)}};
     // The site's own allclose over the checked call's C: beside the verdict, not deciding it.
-    if (o.site)
-        j["site_allclose"] = {{"atol", o.site->tolerance.atol},
-                              {"rtol", o.site->tolerance.rtol},
-                              {"elements", o.site->elements},
-                              {"outside", o.site->outside},
-                              {"passes", o.site->passes()}};
+    if (o.site) j["site_allclose"] = *o.site; // channel/protocol.hpp's keys
     return j;
 }
 
