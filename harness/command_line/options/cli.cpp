@@ -425,7 +425,6 @@ int print_help(const CLI::App &app, const std::vector<std::string> &words) {
 
 } // namespace
 
-// Sizes separated by x, × or spaces, as many as given; empty when a word is not a number.
 std::vector<int> parse_sizes(const std::string &text) {
     std::string sizes = text;
     for (std::size_t at; (at = sizes.find("×")) != std::string::npos;) sizes.replace(at, std::strlen("×"), "x");
@@ -444,11 +443,6 @@ std::vector<int> parse_sizes(const std::string &text) {
     }
     if (crossed && !sizes.empty() && sizes.back() == 'x') return {}; // "4x5x6x"
     return dims;
-}
-
-std::vector<int> parse_shape(const std::string &text) {
-    const auto dims = parse_sizes(text);
-    return dims.size() == 3 ? dims : std::vector<int>{};
 }
 
 std::variant<JudgeOptions, int> parse_command_line(int argc, const char *const *argv,

@@ -90,9 +90,9 @@ struct CommandLineDefaults {
 std::variant<JudgeOptions, int> parse_command_line(int argc, const char *const *argv,
                                                    const CommandLineDefaults &defaults);
 
-// "17x33x5", "17X33X5", "17×33×5" or "17 33 5" → {17, 33, 5}; empty when malformed.
-std::vector<int> parse_shape(const std::string &text);
-// Sizes as parse_shape reads them, as many as given (a problem's dims: case new --problem).
+// "17x33x5", "17X33X5", "17×33×5" or "17 33 5" → {17, 33, 5}: --shape's and case new's sizes: whole numbers crossed by
+// x, X or ×, or apart, as many as given (how many the problem takes is checked once it is chosen); empty when one is
+// not.
 std::vector<int> parse_sizes(const std::string &text);
 
 } // namespace gemm

@@ -608,16 +608,17 @@ TEST_CASE("a missing solution file is exit 64 naming the nearest .cu file beside
                                           "/solutions/tiled.cu?\n");
 }
 
-TEST_CASE("parse_shape reads three whole numbers crossed by x, X or × or apart") {
-    CHECK(parse_shape("17x33x5") == std::vector<int>{17, 33, 5});
-    CHECK(parse_shape("33X17X65") == std::vector<int>{33, 17, 65});
-    CHECK(parse_shape("33X17x65") == std::vector<int>{33, 17, 65});
-    CHECK(parse_shape("17×33×5") == std::vector<int>{17, 33, 5});
-    CHECK(parse_shape("17 33 5") == std::vector<int>{17, 33, 5});
-    CHECK(parse_shape("2147483647x1x1") == std::vector<int>{2147483647, 1, 1});
-    for (const char *bad :
-         {"", "17x33", "17x33x", "x17x33x5", "17x 33x5", "17 33", "17 33 5 1", "1.5x2x3", "2147483648x1x1"})
-        CHECK_MESSAGE(parse_shape(bad).empty(), bad);
+TEST_CASE("parse_sizes reads whole numbers crossed by x, X or × or apart, as many as given") {
+    CHECK(parse_sizes("17x33x5") == std::vector<int>{17, 33, 5});
+    CHECK(parse_sizes("33X17X65") == std::vector<int>{33, 17, 65});
+    CHECK(parse_sizes("33X17x65") == std::vector<int>{33, 17, 65});
+    CHECK(parse_sizes("17×33×5") == std::vector<int>{17, 33, 5});
+    CHECK(parse_sizes("17 33 5") == std::vector<int>{17, 33, 5});
+    CHECK(parse_sizes("2147483647x1x1") == std::vector<int>{2147483647, 1, 1});
+    CHECK(parse_sizes("2x3x4x5") == std::vector<int>{2, 3, 4, 5}); // a problem's dims: counted once it is chosen
+    CHECK(parse_sizes("17 33") == std::vector<int>{17, 33});
+    for (const char *bad : {"", "17x33x", "x17x33x5", "17x 33x5", "1.5x2x3", "2147483648x1x1"})
+        CHECK_MESSAGE(parse_sizes(bad).empty(), bad);
 }
 
 TEST_CASE("a --case that names no testcase gets the nearest name, last part or category that does") {
