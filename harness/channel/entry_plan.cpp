@@ -16,9 +16,17 @@ constexpr TypeText dim_types[] = {{ParameterType::Int, "int"}, {ParameterType::S
 constexpr TypeText scalar_types[] = {
     {ParameterType::Int, "int"}, {ParameterType::SizeT, "size_t"}, {ParameterType::Float, "float"}};
 
-// The scalars the referee sets on every call (CallOrder::scalars); the others would come from
-// the case and need the referee to know their meaning first.
-bool runner_can_pass(const std::string &role) { return role == "nnz"; }
+// The scalars the referee sets on every call (CallOrder::scalars): A's count of non-zeros and
+// the epilogue's; the others would need the referee to know their meaning first.
+bool runner_can_pass(const std::string &role) { return role == "nnz" || role == "slope" || role == "scale"; }
+
+// The operands beside A, B and C, by role and by their word in the plan's text.
+struct OperandRole {
+    const char *role, *text;
+    EntryArgument::Source source;
+};
+constexpr OperandRole extra_operands[] = {{"bias", "bias", EntryArgument::Source::Bias},
+                                          {"E", "factor", EntryArgument::Source::Factor}};
 
 const TypeText *type_named(const TypeText *begin, const TypeText *end, const std::string &text) {
     const auto found = std::find_if(begin, end, [&](const TypeText &t) { return text == t.text; });
@@ -58,6 +66,14 @@ EntryPlan entry_plan_of(const ProblemDescriptor &problem) {
             argument.source = EntryArgument::Source::B;
         } else if (parameter.name == problem.roles.at("C")) {
             argument.source = EntryArgument::Source::C;
+        } else if (const auto extra = std::find_if(std::begin(extra_operands), std::end(extra_operands),
+                                                   [&](const OperandRole &o) {
+                                                       const auto role = problem.roles.find(o.role);
+                                                       return role != problem.roles.end() &&
+                                                              role->second == parameter.name;
+                                                   });
+                   extra != std::end(extra_operands)) {
+            argument.source = extra->source;
         } else {
             const auto role = std::find_if(problem.roles.begin(), problem.roles.end(),
                                            [&](const auto &r) { return r.second == parameter.name; });
@@ -80,6 +96,11 @@ std::string entry_plan_text(const EntryPlan &plan) {
         case EntryArgument::Source::A: text += "A"; break;
         case EntryArgument::Source::B: text += "B"; break;
         case EntryArgument::Source::C: text += "C"; break;
+        case EntryArgument::Source::Bias:
+        case EntryArgument::Source::Factor:
+            for (const OperandRole &o : extra_operands)
+                if (o.source == a.source) text += o.text;
+            break;
         case EntryArgument::Source::Dim:
             text += std::to_string(a.dim) + "/" + (a.type == ParameterType::SizeT ? "size_t" : "int");
             break;
@@ -101,6 +122,10 @@ std::optional<EntryPlan> parse_entry_plan(const std::string &text) {
         } else if (part == "C") {
             a.source = EntryArgument::Source::C;
             a.type = ParameterType::FloatPointer;
+        } else if (const auto extra = std::find_if(std::begin(extra_operands), std::end(extra_operands),
+                                                   [&](const OperandRole &o) { return part == o.text; });
+                   extra != std::end(extra_operands)) {
+            a.source = extra->source;
         } else if (!part.empty() && part[0] == '=') {
             // "=nnz/int": the call's scalar of that role
             const auto slash = part.find('/');

@@ -89,6 +89,7 @@ void to_json(json &j, const TestCase &tc) {
              {"time_limit_s", tc.time_limit_s},
              {"dims", tc.dims},
              {"scalars", tc.scalars}};
+    if (!tc.epilogue.empty()) j["epilogue"] = tc.epilogue;
     if (tc.site_tolerance) j["site_tolerance"] = {{"atol", tc.site_tolerance->atol}, {"rtol", tc.site_tolerance->rtol}};
     if (tc.has_explicit_data) {
         j["A"] = tc.A;
@@ -121,6 +122,7 @@ void from_json(const json &j, TestCase &tc) {
     tc.passes_nonzeros = j.value("passes_nonzeros", false);
     tc.dims = j.value("dims", std::vector<long long>{});
     tc.scalars = j.value("scalars", std::map<std::string, double>{});
+    tc.epilogue = j.value("epilogue", Epilogue{});
     if (const auto site = j.find("site_tolerance"); site != j.end() && site->is_object())
         tc.site_tolerance = SiteTolerance{site->at("atol").get<double>(), site->at("rtol").get<double>()};
     if (tc.has_explicit_data) {
@@ -149,16 +151,21 @@ std::optional<BadElement> bad_element_from(const json &j) {
 }
 
 json integrity_json(const IntegrityCheck &i) {
-    return json{{"A_modified", i.A_modified},
-                {"B_modified", i.B_modified},
-                {"floats_written_before_C", i.floats_written_before_C},
-                {"floats_written_after_C", i.floats_written_after_C}};
+    json j{{"A_modified", i.A_modified},
+           {"B_modified", i.B_modified},
+           {"floats_written_before_C", i.floats_written_before_C},
+           {"floats_written_after_C", i.floats_written_after_C}};
+    if (i.bias_modified) j["bias_modified"] = true;
+    if (i.factor_modified) j["factor_modified"] = true;
+    return j;
 }
 
 IntegrityCheck integrity_from(const json &j) {
     IntegrityCheck i;
     j.at("A_modified").get_to(i.A_modified);
     j.at("B_modified").get_to(i.B_modified);
+    i.bias_modified = j.value("bias_modified", false);
+    i.factor_modified = j.value("factor_modified", false);
     j.at("floats_written_before_C").get_to(i.floats_written_before_C);
     j.at("floats_written_after_C").get_to(i.floats_written_after_C);
     return i;
@@ -183,24 +190,26 @@ double number_from(const json &j) {
 json timed_call_json(const FailedTimedCall &f) {
     const ProjectionTally &p = f.check.projection;
     const SampleTally &s = f.check.samples;
-    return json{{"call", f.call},
-                {"projection",
-                 {{"vectors", p.vectors},
-                  {"rows_checked", p.rows_checked},
-                  {"rows_failed", p.rows_failed},
-                  {"first_failed_row", p.first_failed_row},
-                  {"first_difference", exact_number(p.first_difference)},
-                  {"first_bound", exact_number(p.first_bound)},
-                  {"worst_ratio", exact_number(p.worst_ratio)}}},
-                {"samples",
-                 {{"samples", s.samples},
-                  {"out_of_bound", s.out_of_bound},
-                  {"non_finite", s.non_finite},
-                  {"unwritten", s.unwritten},
-                  {"first_bad", bad_element_json(s.first_bad)},
-                  {"error_sq", exact_number(s.error_sq)},
-                  {"reference_sq", exact_number(s.reference_sq)}}},
-                {"integrity", integrity_json(f.check.integrity)}};
+    json j{{"call", f.call},
+           {"projection",
+            {{"vectors", p.vectors},
+             {"rows_checked", p.rows_checked},
+             {"rows_failed", p.rows_failed},
+             {"first_failed_row", p.first_failed_row},
+             {"first_difference", exact_number(p.first_difference)},
+             {"first_bound", exact_number(p.first_bound)},
+             {"worst_ratio", exact_number(p.worst_ratio)}}},
+           {"samples",
+            {{"samples", s.samples},
+             {"out_of_bound", s.out_of_bound},
+             {"non_finite", s.non_finite},
+             {"unwritten", s.unwritten},
+             {"first_bad", bad_element_json(s.first_bad)},
+             {"error_sq", exact_number(s.error_sq)},
+             {"reference_sq", exact_number(s.reference_sq)}}},
+           {"integrity", integrity_json(f.check.integrity)}};
+    if (f.full) j["full"] = *f.full;
+    return j;
 }
 
 FailedTimedCall timed_call_from(const json &j) {
@@ -224,6 +233,7 @@ FailedTimedCall timed_call_from(const json &j) {
     st.error_sq = number_from(s.at("error_sq"));
     st.reference_sq = number_from(s.at("reference_sq"));
     f.check.integrity = integrity_from(j.at("integrity"));
+    if (const auto full = j.find("full"); full != j.end()) f.full = full->get<OutputCheck>();
     return f;
 }
 

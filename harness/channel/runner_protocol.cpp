@@ -34,7 +34,9 @@ RunnerWork parse_work(const std::string &name) {
 } // namespace
 
 void to_json(json &j, const ProductLayout &l) {
-    j = json{{"batch", l.batch}, {"a_t", l.a_transposed}, {"b_t", l.b_transposed}, {"a_diagonal", l.a_diagonal}};
+    j = json{
+        {"batch", l.batch}, {"a_t", l.a_transposed}, {"b_t", l.b_transposed},           {"a_diagonal", l.a_diagonal},
+        {"bias", l.bias},   {"factor", l.factor},    {"scalar_output", l.scalar_output}};
 }
 
 void from_json(const json &j, ProductLayout &l) {
@@ -42,13 +44,37 @@ void from_json(const json &j, ProductLayout &l) {
     j.at("a_t").get_to(l.a_transposed);
     j.at("b_t").get_to(l.b_transposed);
     j.at("a_diagonal").get_to(l.a_diagonal);
+    l.bias = j.value("bias", false);
+    l.factor = j.value("factor", false);
+    l.scalar_output = j.value("scalar_output", false);
     if (l.batch < 1) throw std::invalid_argument("a batch of fewer than one product");
+}
+
+void to_json(json &j, const Epilogue &e) {
+    j = json::array();
+    for (int i = 0; i < e.count; ++i)
+        j.push_back({{"op", static_cast<int>(e.steps[i].op)}, {"parameter", e.steps[i].parameter}});
+}
+
+void from_json(const json &j, Epilogue &e) {
+    e = Epilogue{};
+    if (!j.is_array() || j.size() > std::size_t(Epilogue::max_steps))
+        throw std::invalid_argument("an epilogue is a list of at most 4 steps");
+    for (const auto &step : j) {
+        const int op = step.at("op").get<int>();
+        if (op < 0 || op > static_cast<int>(EpilogueOp::SigmoidSum))
+            throw std::invalid_argument("unknown epilogue step");
+        e.steps[e.count++] = {static_cast<EpilogueOp>(op), step.at("parameter").get<double>()};
+    }
 }
 
 void to_json(json &j, const CallOrder &o) {
     j = json{
         {"M", o.M},        {"N", o.N},        {"K", o.K},       {"layout", o.layout},   {"a", o.a_offset},
         {"b", o.b_offset}, {"c", o.c_offset}, {"dims", o.dims}, {"scalars", o.scalars}, {"work", work_name(o.work)}};
+    if (o.layout.bias) j["bias"] = o.bias_offset;
+    if (o.layout.factor) j["factor"] = o.factor_offset;
+    if (!o.epilogue.empty()) j["epilogue"] = o.epilogue;
     if (o.work == RunnerWork::Calibration) {
         j["stand_in_ns"] = o.calibration_ns;
         j["stand_in_kind"] = calibration_kind_name(o.calibration_kind);
@@ -63,6 +89,9 @@ void from_json(const json &j, CallOrder &o) {
     j.at("b").get_to(o.b_offset);
     j.at("c").get_to(o.c_offset);
     o.layout = j.value("layout", ProductLayout{});
+    o.bias_offset = j.value("bias", std::size_t{0});
+    o.factor_offset = j.value("factor", std::size_t{0});
+    o.epilogue = j.value("epilogue", Epilogue{});
     o.dims = j.value("dims", std::vector<long long>{});
     o.scalars = j.value("scalars", std::map<std::string, double>{});
     o.work = parse_work(j.at("work").get<std::string>());

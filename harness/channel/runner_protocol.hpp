@@ -14,6 +14,7 @@
 
 #include "channel/doorbell.hpp"
 #include "channel/socket_channel.hpp"
+#include "common/epilogue.hpp"
 #include "common/product_layout.hpp"
 #include "measurement/calibration_kind.hpp"
 
@@ -40,6 +41,8 @@ struct CallOrder {
     std::vector<long long> dims;           // the case's own dims, the entry point's integer arguments (entry_plan.hpp)
     std::map<std::string, double> scalars; // the call's scalar arguments by role ("nnz")
     std::size_t a_offset = 0, b_offset = 0, c_offset = 0;
+    std::size_t bias_offset = 0, factor_offset = 0; // where the layout has them
+    Epilogue epilogue;                              // what the baseline does after cuBLAS's product
     RunnerWork work = RunnerWork::Solve;
     unsigned long long calibration_ns = 0;                     // Calibration: how long its kernel keeps the SMs busy
     CalibrationKind calibration_kind = CalibrationKind::Light; // Calibration: what its kernel does meanwhile
@@ -47,6 +50,8 @@ struct CallOrder {
 
 void to_json(nlohmann::json &j, const ProductLayout &l);
 void from_json(const nlohmann::json &j, ProductLayout &l); // throws std::invalid_argument for batch < 1
+void to_json(nlohmann::json &j, const Epilogue &e);
+void from_json(const nlohmann::json &j, Epilogue &e); // throws for an unknown step or too many
 void to_json(nlohmann::json &j, const CallOrder &o);
 void from_json(const nlohmann::json &j, CallOrder &o);
 

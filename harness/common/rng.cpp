@@ -108,7 +108,7 @@ std::vector<float> generate_matrix(const GeneratorSpec &spec, int input_set, Mat
     for (int begin = 0; begin < rows; begin += rows_per_thread)
         workers.emplace_back(fill_rows, begin, std::min(rows, begin + rows_per_thread));
     for (auto &w : workers) w.join();
-    const Structure structure = matrix == MatrixId::A ? spec.structure_a : spec.structure_b;
+    const Structure structure = structure_for(spec, matrix);
     if (structure == Structure::General) return values;
     if (structure == Structure::Masked) {
         const std::uint64_t stream = stream_state(spec.seed, input_set, matrix);

@@ -77,14 +77,22 @@ struct GeneratorSpec {
 // The largest |value| a distribution can produce, for the overflow check.
 double max_magnitude(const GeneratorSpec &spec);
 
-enum class MatrixId { A = 0, B = 1 };
+// The referee's operands, each its own stream: the product's, and an epilogue's bias (one
+// row of K values) and factor (M×K), drawn from the case's distribution.
+enum class MatrixId { A = 0, B = 1, Bias = 4, Factor = 5 };
+
+// A and B have the problem's structures; an epilogue's operands are general.
+inline Structure structure_for(const GeneratorSpec &spec, MatrixId matrix) {
+    return matrix == MatrixId::A ? spec.structure_a : matrix == MatrixId::B ? spec.structure_b : Structure::General;
+}
 
 // Input set 0 feeds the checked call, set 1 the timed calls: different numbers, so a
 // solution that caches its first answer fails the check of its timed output.
 constexpr int checked_input_set = 0;
 constexpr int timed_input_set = 1;
 
-// The initial SplitMix64 state of one matrix of one input set: seed·16 + 2·set + matrix.
+// The initial SplitMix64 state of one matrix of one input set: seed·16 + 2·set + matrix
+// (distinct for the two sets of the four matrices).
 std::uint64_t stream_state(std::uint64_t seed, int input_set, MatrixId matrix);
 
 // u = (bits >> 40)·2⁻²⁴: the top 24 bits as a fraction in [0, 1), exact in double.

@@ -20,31 +20,43 @@
 
 namespace gemm {
 
-namespace {
-
-float *floats_at(unsigned char *base, std::size_t byte_offset) { return reinterpret_cast<float *>(base + byte_offset); }
-
-} // namespace
-
 // The device memory of one shape. In the shared arena, between guard bands: the A, B
-// and C the runner sees, stored as the problem stores them (common/product_layout.hpp). The
-// referee's alone: the inputs as it made them (pristine), the operands the checks read
-// (canonical: the pristine ones where the layout is plain, else their transposes or the
-// diagonal's square), the snapshot of C that every check reads, and the projected check's scratch.
+// and C the runner sees, stored as the problem stores them (common/product_layout.hpp), and an
+// epilogue's bias and factor. The referee's alone: the inputs as it made them (pristine), the
+// operands the checks read (canonical: the pristine ones where the layout is plain, else their
+// transposes or the diagonal's square), the snapshot of C that every check reads, and the
+// projected check's scratch.
 struct CaseReferee::Problem {
-    static std::size_t arena_bytes(int M, int N, int K, const ProductLayout &l) {
-        return GuardedBuffer::footprint(l.a_elements(M, N)) + GuardedBuffer::footprint(l.b_elements(N, K)) +
-               GuardedBuffer::footprint(l.c_elements(M, K));
+    // The arena's pieces in order: A, B, C, then the bias and the factor where the layout has them.
+    static std::vector<std::size_t> pieces(int M, int N, int K, const ProductLayout &l) {
+        std::vector<std::size_t> sizes{l.a_elements(M, N), l.b_elements(N, K), l.c_elements(M, K)};
+        sizes.push_back(l.bias_elements(K));
+        sizes.push_back(l.factor_elements(M, K));
+        return sizes;
     }
+    static std::size_t arena_bytes(int M, int N, int K, const ProductLayout &l) {
+        std::size_t bytes = 0;
+        for (std::size_t elements : pieces(M, N, K, l)) bytes += elements ? GuardedBuffer::footprint(elements) : 0;
+        return bytes;
+    }
+    // The pieces one after another from the arena's start, each between its guards.
+    struct ArenaCursor {
+        unsigned char *at;
+        GuardedBuffer next(std::size_t elements) {
+            GuardedBuffer buffer(reinterpret_cast<float *>(at), elements);
+            at += elements ? GuardedBuffer::footprint(elements) : 0;
+            return buffer;
+        }
+    };
 
     Problem(int M, int N, int K, const ProductLayout &layout, unsigned char *arena)
-        : M(M), N(N), K(K), layout(layout), arena(arena), pristine_A(layout.a_elements(M, N)),
-          pristine_B(layout.b_elements(N, K)), snapshot_C(layout.c_elements(M, K)),
-          A(floats_at(arena, 0), pristine_A.size()),
-          B(floats_at(arena, GuardedBuffer::footprint(pristine_A.size())), pristine_B.size()),
-          C(floats_at(arena, GuardedBuffer::footprint(pristine_A.size()) + GuardedBuffer::footprint(pristine_B.size())),
-            snapshot_C.size()),
-          projection(M, N, K, layout.batch) {
+        : Problem(M, N, K, layout, arena, ArenaCursor{arena}, pieces(M, N, K, layout)) {}
+    Problem(int M, int N, int K, const ProductLayout &layout, unsigned char *arena, ArenaCursor cursor,
+            const std::vector<std::size_t> &sizes)
+        : M(M), N(N), K(K), layout(layout), arena(arena), pristine_A(sizes[0]), pristine_B(sizes[1]),
+          snapshot_C(sizes[2]), pristine_bias(sizes[3]), pristine_factor(sizes[4]), A(cursor.next(sizes[0])),
+          B(cursor.next(sizes[1])), C(cursor.next(sizes[2])), bias(cursor.next(sizes[3])),
+          factor(cursor.next(sizes[4])), projection(M, N, K, layout.batch) {
         if (layout.a_transposed || layout.a_diagonal) canonical_A.emplace(std::size_t(layout.batch) * M * N);
         if (layout.b_transposed) canonical_B.emplace(std::size_t(layout.batch) * N * K);
     }
@@ -55,6 +67,8 @@ struct CaseReferee::Problem {
                            static_cast<int>(layout.a_cols(M, N)), pristine_A.data());
         generate_on_device(spec, input_set, MatrixId::B, static_cast<int>(layout.batch * layout.b_rows(N, K)),
                            static_cast<int>(layout.b_cols(N, K)), pristine_B.data());
+        if (layout.bias) generate_on_device(spec, input_set, MatrixId::Bias, 1, K, pristine_bias.data());
+        if (layout.factor) generate_on_device(spec, input_set, MatrixId::Factor, M, K, pristine_factor.data());
         make_canonical();
     }
     void upload(const std::vector<float> &a, const std::vector<float> &b) {
@@ -74,22 +88,32 @@ struct CaseReferee::Problem {
     // A (batch·M×N) and B (batch·N×K) as the checks read them.
     const float *A_checked() const { return canonical_A ? canonical_A->data() : pristine_A.data(); }
     const float *B_checked() const { return canonical_B ? canonical_B->data() : pristine_B.data(); }
+    const float *bias_checked() const { return layout.bias ? pristine_bias.data() : nullptr; }
+    const float *factor_checked() const { return layout.factor ? pristine_factor.data() : nullptr; }
     long long rows_of_C() const { return layout.batch * M; }
-    // Before the start stamp: C poisoned (unwritten elements show), guards laid.
+    // Before the start stamp: C poisoned (unwritten elements show), guards laid. A sum's one
+    // number starts at zero, as the site hands it out (solutions add their parts to it).
     void prepare_call() {
-        C.fill(0xFF);
+        C.fill(layout.scalar_output ? 0x00 : 0xFF);
         for (GuardedBuffer *buffer : {&A, &B, &C}) buffer->fill_guards();
+        if (layout.bias) bias.fill_guards();
+        if (layout.factor) factor.fill_guards();
     }
     // After the start stamp: the call's inputs come into existence only now.
     void hand_out_inputs() {
         A.copy_from(pristine_A.data());
         B.copy_from(pristine_B.data());
+        if (layout.bias) bias.copy_from(pristine_bias.data());
+        if (layout.factor) factor.copy_from(pristine_factor.data());
     }
     // Before the stop stamp: what the checks read is what C held by then.
     void snapshot_output() {
         cuda_check(cudaMemcpyAsync(snapshot_C.data(), C.data(), snapshot_C.size() * sizeof(float),
                                    cudaMemcpyDeviceToDevice, nullptr),
                    "snapshot of C");
+    }
+    std::size_t offset_of(const GuardedBuffer &buffer) const {
+        return static_cast<std::size_t>(reinterpret_cast<unsigned char *>(buffer.data()) - arena);
     }
     CallOrder order(RunnerWork work) const {
         CallOrder o;
@@ -99,24 +123,33 @@ struct CaseReferee::Problem {
         o.layout = layout;
         o.dims = dims.empty() ? std::vector<long long>{M, N, K} : dims;
         o.scalars = scalars;
-        o.a_offset = static_cast<std::size_t>(reinterpret_cast<unsigned char *>(A.data()) - arena);
-        o.b_offset = static_cast<std::size_t>(reinterpret_cast<unsigned char *>(B.data()) - arena);
-        o.c_offset = static_cast<std::size_t>(reinterpret_cast<unsigned char *>(C.data()) - arena);
+        o.a_offset = offset_of(A);
+        o.b_offset = offset_of(B);
+        o.c_offset = offset_of(C);
+        if (layout.bias) o.bias_offset = offset_of(bias);
+        if (layout.factor) o.factor_offset = offset_of(factor);
+        o.epilogue = epilogue;
         o.work = work;
         return o;
     }
-    // A and B against the referee's copies, and every guard band.
-    IntegrityCheck integrity() { return integrity_check.check(A, pristine_A.data(), B, pristine_B.data(), C); }
+    // A and B (and an epilogue's operands) against the referee's copies, and every guard band.
+    IntegrityCheck integrity() {
+        IntegrityCheck result = integrity_check.check(A, pristine_A.data(), B, pristine_B.data(), C);
+        if (layout.bias) result.bias_modified = integrity_check.modified(bias, pristine_bias.data());
+        if (layout.factor) result.factor_modified = integrity_check.modified(factor, pristine_factor.data());
+        return result;
+    }
 
     int M, N, K;
     ProductLayout layout;
     std::vector<long long> dims;           // the case's own, for the entry point's arguments; set per case
     std::map<std::string, double> scalars; // the case's scalar arguments by role; nnz made per input set
     bool passes_nonzeros = false;          // set per case
+    Epilogue epilogue;                     // the case's; set per case
     unsigned char *arena;
-    DeviceArray<float> pristine_A, pristine_B, snapshot_C;
+    DeviceArray<float> pristine_A, pristine_B, snapshot_C, pristine_bias, pristine_factor;
     std::optional<DeviceArray<float>> canonical_A, canonical_B;
-    GuardedBuffer A, B, C;
+    GuardedBuffer A, B, C, bias, factor;
     ProjectionWorkspace projection;
     IntegrityWorkspace integrity_check;
 };
@@ -172,7 +205,10 @@ CaseReferee::Problem &CaseReferee::problem_for(int M, int N, int K, const Produc
     return *problem_;
 }
 
-ShapeKey CaseReferee::key_of(const Problem &p) { return {p.M, p.N, p.K, p.layout.batch}; }
+ShapeKey CaseReferee::key_of(const Problem &p) {
+    const bool extras = p.layout.bias || p.layout.factor || p.layout.scalar_output;
+    return {p.M, p.N, p.K, p.layout.batch, extras ? 1 : 0};
+}
 
 // A runner maps the arena once per allocation; the descriptor goes to it alone.
 void CaseReferee::map_arena(Runner &runner) {
@@ -293,15 +329,26 @@ void CaseReferee::run_checked_call(Problem &p, const CaseRequest &request, CaseR
     r.reference_method = "cublas-dgemm";
     clock.measure(&PhaseTimes::solve, [&] { call(solution_, p, RunnerWork::Solve, 1); });
     clock.measure(&PhaseTimes::verify, [&] {
-        r.check = check_output_on_device(p.snapshot_C.data(), ref.value.data(), ref.magnitude.data(),
-                                         static_cast<int>(p.rows_of_C()), tc.N, tc.K, request.policy.precision);
-        if (tc.site_tolerance)
-            r.check->site = site_allclose_on_device(p.snapshot_C.data(), ref.value.data(),
-                                                    static_cast<std::size_t>(p.rows_of_C()) * tc.K, *tc.site_tolerance);
+        r.check = check_against(p, tc, ref, request.policy.precision);
         r.facts.checked_integrity = p.integrity();
     });
     ++r.verification.calls;
     ++r.verification.full_checks;
+}
+
+// The snapshot of C against the full reference: the product's, or its epilogue's (which the
+// check carries `ref` through in place), with the site's allclose beside it.
+OutputCheck CaseReferee::check_against(Problem &p, const TestCase &tc, DeviceReference &ref, Precision precision) {
+    if (!p.epilogue.empty())
+        return check_epilogue_output_on_device(
+            p.snapshot_C.data(), ref.value.data(), ref.magnitude.data(), p.bias_checked(), p.factor_checked(),
+            p.epilogue, static_cast<int>(p.rows_of_C()), tc.N, tc.K, precision, tc.site_tolerance);
+    OutputCheck check = check_output_on_device(p.snapshot_C.data(), ref.value.data(), ref.magnitude.data(),
+                                               static_cast<int>(p.rows_of_C()), tc.N, tc.K, precision);
+    if (tc.site_tolerance)
+        check.site = site_allclose_on_device(p.snapshot_C.data(), ref.value.data(),
+                                             static_cast<std::size_t>(p.rows_of_C()) * tc.K, *tc.site_tolerance);
+    return check;
 }
 
 // Warm-up and timed calls, each on inputs from a seed drawn after the previous call
@@ -325,16 +372,26 @@ void CaseReferee::run_timed_calls(Problem &p, const CaseRequest &request, CaseRe
             clock.measure(&PhaseTimes::timing, [&] { return call(solution_, p, RunnerWork::Solve, call_index); });
         sample.throttled = gpu_reports_slowdown();
         TimedCallCheck check;
+        std::optional<OutputCheck> full;
         const bool passed = clock.measure(&PhaseTimes::verify, [&] {
-            check = p.projection.check(p.A_checked(), p.B_checked(), p.snapshot_C.data(), choices.next(),
+            const std::uint64_t check_seed = choices.next();
+            if (!p.epilogue.empty()) {
+                // Not linear in the inputs: no projection checks it, the full reference does.
+                DeviceReference ref(tc.M, tc.N, tc.K, p.layout.batch);
+                compute_reference(cublas(), p.A_checked(), p.B_checked(), ref);
+                full = check_against(p, tc, ref, request.policy.precision);
+                check.integrity = p.integrity();
+                return judge_output(*full, check.integrity).verdict == Verdict::AC;
+            }
+            check = p.projection.check(p.A_checked(), p.B_checked(), p.snapshot_C.data(), check_seed,
                                        request.policy.precision);
             check.integrity = p.integrity();
             return judge_timed_call(check, request.policy.precision, tc.N, p.rows_of_C() * tc.K).verdict == Verdict::AC;
         });
         ++r.verification.calls;
-        ++r.verification.projected_checks;
+        ++(full ? r.verification.full_checks : r.verification.projected_checks);
         if (!passed) {
-            r.facts.failed_timed_call = FailedTimedCall{call_index - 1, check};
+            r.facts.failed_timed_call = FailedTimedCall{call_index - 1, check, full};
             r.failed_in_timed_calls = true;
             return;
         }
@@ -481,6 +538,7 @@ CaseResult CaseReferee::run_case(const CaseRequest &request) {
     problem.dims = tc.dims;
     problem.scalars = tc.scalars;
     problem.passes_nonzeros = tc.passes_nonzeros;
+    problem.epilogue = tc.epilogue;
     run_checked_call(problem, request, r, clock);
     const bool checked_call_passed = judge_output(*r.check, *r.facts.checked_integrity).verdict == Verdict::AC;
     if (!checked_call_passed || !request.policy.timed) return r;

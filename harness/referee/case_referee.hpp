@@ -12,6 +12,7 @@
 #include "channel/runner_protocol.hpp"
 #include "measurement/interleaved_calibration.hpp"
 #include "measurement/sampling.hpp"
+#include "referee/reference_cublas.hpp"
 #include "referee/shared_arena.hpp"
 #include "referee/trusted_clock.hpp"
 #include "verification/case_result.hpp"
@@ -37,8 +38,10 @@ struct CaseStopped : std::runtime_error {
     int call;
 };
 
-// M, N, K and the batch's count: what an empty call's cost depends on.
-using ShapeKey = std::array<long long, 4>;
+// M, N, K, the batch's count, and whether the call hands out an epilogue's operands or a C of one
+// number (1: any of them; the judge's calibration before the run is of plain shapes, 0): what
+// an empty call's cost depends on.
+using ShapeKey = std::array<long long, 5>;
 
 class CaseReferee {
   public:
@@ -71,6 +74,7 @@ class CaseReferee {
     EmptyCall measure_empty_calls(Problem &p, int calls, double calibration_ms = 0,
                                   CalibrationKind kind = CalibrationKind::Light);
     void run_checked_call(Problem &p, const CaseRequest &request, CaseResult &r, PhaseClock &clock);
+    OutputCheck check_against(Problem &p, const TestCase &tc, DeviceReference &ref, Precision precision);
     // The calibration calls made between a run's calls (measurement/interleaved_calibration.hpp), each run's own.
     struct RunCalibration {
         std::optional<InterleavedCalibration> solution, cublas;

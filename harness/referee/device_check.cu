@@ -1,6 +1,7 @@
 #include "referee/device_check.hpp"
 #include "verification/diagnosis.hpp"
 #include "verification/element_check.hpp"
+#include "verification/epilogue_bound.hpp"
 
 #include <cmath>
 #include <cstring>
@@ -297,6 +298,119 @@ OutputCheck check_output_on_device(const float *C, const double *R, const double
         any_bad ? BadElementCounts(M, K, widened(fetch_all(per_row)), widened(fetch_all(per_col)), fetch_all(cells))
                 : BadElementCounts(M, K);
     finish_output_check(out, N, t.error_sq, t.reference_sq, bad);
+    return out;
+}
+
+namespace {
+
+// What the epilogue's check needs beside the elements: ‖P‖², ‖F‖², the largest |factor|, and a
+// sum's value, bound and weight (verification/epilogue_bound.hpp, sigmoid_sum_of).
+struct EpilogueTally {
+    double product_sq, result_sq;
+    unsigned long long largest_factor_bits;
+    double sum_value, sum_bound, sum_weight;
+};
+
+__global__ void carry_through_epilogue(double *R, double *magnitude, const float *bias, const float *factor,
+                                       Epilogue epilogue, std::size_t n, int K, double bound_per_magnitude,
+                                       EpilogueTally *tally) {
+    double product_sq = 0, result_sq = 0, sum_value = 0, sum_bound = 0, sum_weight = 0;
+    unsigned long long largest_factor = 0;
+    const bool sums = epilogue.sums();
+    const std::size_t stride = std::size_t(gridDim.x) * blockDim.x;
+    for (std::size_t base = std::size_t(blockIdx.x) * blockDim.x; base < n; base += stride) {
+        const std::size_t e = base + threadIdx.x;
+        if (e >= n) continue;
+        const BoundedValue p{R[e], bound_per_magnitude * magnitude[e]};
+        product_sq += p.value * p.value;
+        if (sums) {
+            const SigmoidTerm t = sigmoid_term(p);
+            sum_value += t.value;
+            sum_bound += t.bound;
+            sum_weight += t.weight;
+            continue;
+        }
+        const double f = factor ? static_cast<double>(factor[e]) : 0.0;
+        largest_factor = max(largest_factor, ratio_bits(fabs(f)));
+        const BoundedValue q = through_epilogue(p, epilogue, bias ? static_cast<double>(bias[e % K]) : 0.0, f);
+        R[e] = q.value;
+        magnitude[e] = bound_per_magnitude > 0 ? q.bound / bound_per_magnitude : 0.0;
+        result_sq += q.value * q.value;
+    }
+    product_sq = warp_sum(product_sq);
+    result_sq = warp_sum(result_sq);
+    sum_value = warp_sum(sum_value);
+    sum_bound = warp_sum(sum_bound);
+    sum_weight = warp_sum(sum_weight);
+    largest_factor = warp_max(largest_factor);
+    if (threadIdx.x % 32 != 0) return;
+    atomicAdd(&tally->product_sq, product_sq);
+    atomicAdd(&tally->result_sq, result_sq);
+    atomicAdd(&tally->sum_value, sum_value);
+    atomicAdd(&tally->sum_bound, sum_bound);
+    atomicAdd(&tally->sum_weight, sum_weight);
+    atomicMax(&tally->largest_factor_bits, largest_factor);
+}
+
+double from_bits(unsigned long long bits) {
+    double value;
+    std::memcpy(&value, &bits, sizeof value);
+    return value;
+}
+
+// A sum's one number against the sum of the sigmoids: one element, whose bound is the rigorous one
+// of any summation order, so its elementwise and normwise tests are the same test.
+OutputCheck check_sum(const float *C, const EpilogueTally &t, std::size_t n, int N, Precision precision) {
+    const BoundedValue expected = sigmoid_sum_of({t.sum_value, t.sum_bound, t.sum_weight}, static_cast<double>(n));
+    const float c = fetch(C);
+    std::uint32_t bits;
+    std::memcpy(&bits, &c, sizeof bits);
+    const ElementVerdict v = check_element(bits, c, expected.value, expected.bound);
+    OutputCheck out;
+    out.precision = precision;
+    out.elements = 1;
+    out.elementwise_ratio = v.ratio;
+    out.normwise_ratio = v.ratio;
+    out.normwise_error = expected.value != 0 ? v.error / std::fabs(expected.value) : v.error;
+    out.error_class = error_class(out.normwise_error, N);
+    const BadElement element{0, 0, expected.value, c, expected.bound};
+    if (v.state == ElementState::Unwritten) out.unwritten = 1, out.first_unwritten = element;
+    if (v.state == ElementState::NonFinite) out.non_finite = 1, out.first_non_finite = element;
+    if (v.state == ElementState::OutOfBound) out.out_of_bound = 1, out.first_out_of_bound = element;
+    return out;
+}
+
+} // namespace
+
+OutputCheck check_epilogue_output_on_device(const float *C, double *R, double *magnitude, const float *bias,
+                                            const float *factor, const Epilogue &epilogue, int M, int N, int K,
+                                            Precision precision, const std::optional<SiteTolerance> &site) {
+    const std::size_t n = static_cast<std::size_t>(M) * K;
+    const double bound_per_magnitude = elementwise_bound(N, 1.0, precision);
+    DeviceArray<EpilogueTally> tally(1);
+    cuda_check(cudaMemset(tally.data(), 0, sizeof(EpilogueTally)), "epilogue check setup");
+    carry_through_epilogue<<<blocks_for(n), threads_per_block>>>(R, magnitude, bias, factor, epilogue, n, K,
+                                                                 bound_per_magnitude, tally.data());
+    cuda_check(cudaGetLastError(), "the epilogue's reference");
+    const EpilogueTally t = fetch(tally.data());
+    OutputCheck out;
+    if (epilogue.sums()) {
+        out = check_sum(C, t, n, N, precision);
+        // The expected sum where the site's allclose reads it: R's first element.
+        const double expected = sigmoid_sum_of({t.sum_value, t.sum_bound, t.sum_weight}, double(n)).value;
+        cuda_check(cudaMemcpy(R, &expected, sizeof expected, cudaMemcpyHostToDevice), "epilogue check");
+        if (site) out.site = site_allclose_on_device(C, R, 1, *site);
+        return out;
+    }
+    out = check_output_on_device(C, R, magnitude, M, N, K, precision);
+    // The normwise test of an epilogue (epilogue_bound.hpp): the product's tolerance carried by
+    // the steps' largest slope, plus the steps' own rounding.
+    const double f_norm = std::sqrt(t.result_sq);
+    const double error_norm = f_norm > 0 ? out.normwise_error * f_norm : out.normwise_error;
+    out.normwise_ratio =
+        epilogue_normwise_ratio(error_norm, f_norm, std::sqrt(t.product_sq), normwise_tolerance(N, precision),
+                                epilogue_slope(epilogue, from_bits(t.largest_factor_bits)));
+    if (site) out.site = site_allclose_on_device(C, R, n, *site);
     return out;
 }
 

@@ -3,6 +3,7 @@
 // the projected check of a timed call (verification/timed_check.hpp), and input integrity.
 #pragma once
 
+#include "common/epilogue.hpp"
 #include "referee/cuda_check.hpp"
 #include "verification/check.hpp"
 #include "verification/timed_check.hpp"
@@ -15,6 +16,16 @@ namespace gemm {
 // as compare_output() on the CPU. A batch's C is checked as its M rows stacked (M = batch·M).
 OutputCheck check_output_on_device(const float *C, const double *R, const double *magnitude, int M, int N, int K,
                                    Precision precision);
+
+// C against the epilogue of the product R (M×K, its bound's magnitude beside it): R and
+// magnitude are carried through the steps in place (verification/epilogue_bound.hpp), with the
+// bias per column and the factor per element (null where the epilogue has none), and C is
+// checked against the result as check_output_on_device checks a product, its normwise test
+// the epilogue's. A sum's C is its one number, against the sum of the sigmoids and its bound.
+// The site's allclose is reported beside it where `site` is given.
+OutputCheck check_epilogue_output_on_device(const float *C, double *R, double *magnitude, const float *bias,
+                                            const float *factor, const Epilogue &epilogue, int M, int N, int K,
+                                            Precision precision, const std::optional<SiteTolerance> &site);
 
 // The site's own allclose over C against R (n elements), as site_allclose() on the CPU.
 SiteAllclose site_allclose_on_device(const float *C, const double *R, std::size_t n, SiteTolerance t);

@@ -89,7 +89,7 @@ void generate_on_device(const GeneratorSpec &spec, int input_set, MatrixId matri
     s.draws = static_cast<std::uint64_t>(draws_per_element(spec.distribution));
     s.rows = rows;
     s.cols = cols;
-    s.structure = matrix == MatrixId::A ? spec.structure_a : spec.structure_b;
+    s.structure = structure_for(spec, matrix);
     s.mask_density = spec.mask_density;
     const std::size_t count = static_cast<std::size_t>(rows) * cols;
     const int threads = 256;

@@ -12,6 +12,8 @@ class IntegrityWorkspace {
     IntegrityWorkspace();
     IntegrityCheck check(const GuardedBuffer &A, const float *pristine_A, const GuardedBuffer &B,
                          const float *pristine_B, const GuardedBuffer &C);
+    // One more input (an epilogue's bias or factor) against its copy, with its guard bands.
+    bool modified(const GuardedBuffer &input, const float *pristine);
 
   private:
     DeviceArray<unsigned long long> tally_;

@@ -100,7 +100,7 @@ std::vector<ShapeKey> shapes_to_calibrate(const nlohmann::json &greeting) {
     std::vector<ShapeKey> shapes;
     for (const auto &s : greeting.value("calibrate", nlohmann::json::array()))
         shapes.push_back({s.at(0).get<long long>(), s.at(1).get<long long>(), s.at(2).get<long long>(),
-                          s.size() > 3 ? s.at(3).get<long long>() : 1});
+                          s.size() > 3 ? s.at(3).get<long long>() : 1, 0});
     return shapes;
 }
 

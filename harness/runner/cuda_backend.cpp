@@ -1,6 +1,7 @@
 #include "runner/cuda_backend.hpp"
 #include "cuda_driver/cublas_api.hpp"
 #include "cuda_driver/driver_api.hpp"
+#include "runner/baseline_epilogue.hpp"
 #include "runner/calibration_kernel.hpp"
 
 #include <cuda_runtime.h>
@@ -49,6 +50,7 @@ CallOutcome failed(std::string why) {
 
 CudaBackend::~CudaBackend() {
     mapping_.reset();
+    if (scratch_) cudaFree(scratch_);
     if (own_events_.context_id != 0 && own_events_.context_id == current_context_id()) {
         cudaEventDestroy(own_events_.before);
         cudaEventDestroy(own_events_.after);
@@ -113,6 +115,20 @@ std::string CudaBackend::map(int fd, std::size_t bytes) {
     return why.empty() ? "" : "the judge's GPU memory: " + why;
 }
 
+// Grown, never shrunk: the warm-up calls of a shape allocate it, the timed ones find it.
+float *CudaBackend::product_scratch(std::size_t elements) {
+    if (elements <= scratch_elements_) return scratch_;
+    if (scratch_) cudaFree(scratch_);
+    scratch_ = nullptr;
+    scratch_elements_ = 0;
+    if (cudaMalloc(&scratch_, elements * sizeof(float)) != cudaSuccess) {
+        cudaGetLastError();
+        return scratch_ = nullptr;
+    }
+    scratch_elements_ = elements;
+    return scratch_;
+}
+
 // A solution that resets the device or leaves another one current would make every
 // later call fail: name it as the solution's doing.
 std::string CudaBackend::check_device_untouched(const float *C) const {
@@ -165,11 +181,17 @@ CallOutcome CudaBackend::call(const CallOrder &o) {
     const std::size_t a_elements = o.layout.a_elements(o.M, o.N), b_elements = o.layout.b_elements(o.N, o.K),
                       c_elements = o.layout.c_elements(o.M, o.K);
     if (!base || end(o.a_offset, a_elements) > bytes || end(o.b_offset, b_elements) > bytes ||
-        end(o.c_offset, c_elements) > bytes)
+        end(o.c_offset, c_elements) > bytes || end(o.bias_offset, o.layout.bias_elements(o.K)) > bytes ||
+        end(o.factor_offset, o.layout.factor_elements(o.M, o.K)) > bytes)
         return failed("the judge ordered a call outside the mapped memory");
-    const auto *A = reinterpret_cast<const float *>(base + o.a_offset);
-    const auto *B = reinterpret_cast<const float *>(base + o.b_offset);
-    auto *C = reinterpret_cast<float *>(base + o.c_offset);
+    EntryOperands operands;
+    operands.A = reinterpret_cast<const float *>(base + o.a_offset);
+    operands.B = reinterpret_cast<const float *>(base + o.b_offset);
+    operands.C = reinterpret_cast<float *>(base + o.c_offset);
+    if (o.layout.bias) operands.bias = reinterpret_cast<const float *>(base + o.bias_offset);
+    if (o.layout.factor) operands.factor = reinterpret_cast<const float *>(base + o.factor_offset);
+    const float *A = operands.A, *B = operands.B;
+    float *C = operands.C;
     // The in-process events a judge that ran solve() in its own process would have
     // timed with: the referee compares them with its stamps, and believes its stamps.
     const bool events = record_own_event(own_events_.before);
@@ -179,15 +201,25 @@ CallOutcome CudaBackend::call(const CallOrder &o) {
         // The NVTX range lets a profiler (rank --profile) take the solution's kernels alone.
         nvtxRangePushA("solve");
         const std::string why =
-            (*entry_)(A, B, C, o.dims.empty() ? std::vector<long long>{o.M, o.N, o.K} : o.dims, o.scalars);
+            (*entry_)(operands, o.dims.empty() ? std::vector<long long>{o.M, o.N, o.K} : o.dims, o.scalars);
         nvtxRangePop();
         if (!why.empty()) return failed(why);
         break;
     }
-    case RunnerWork::Cublas:
-        if (!cublas_ || baseline_product(cublas_, A, B, C, o.M, o.N, o.K, o.layout) != CUBLAS_STATUS_SUCCESS)
+    case RunnerWork::Cublas: {
+        // A summed C's product goes to the runner's own scratch, which the epilogue then sums.
+        float *product = C;
+        if (o.layout.scalar_output) {
+            if (!(product = product_scratch(o.layout.product_elements(o.M, o.K))))
+                return failed("the baseline's scratch for the product could not be allocated");
+        }
+        if (!cublas_ || baseline_product(cublas_, A, B, product, o.M, o.N, o.K, o.layout) != CUBLAS_STATUS_SUCCESS)
             return failed("cuBLAS's baseline call failed");
+        if (!o.epilogue.empty() &&
+            apply_baseline_epilogue(product, C, operands.bias, operands.factor, o.epilogue, o.M, o.K) != cudaSuccess)
+            return failed("the baseline's epilogue kernel failed");
         break;
+    }
     case RunnerWork::Nothing:
         // Nothing but what every call must do on the GPU: write C (the poison again).
         // The switch to this context and back is part of every real call, and so are

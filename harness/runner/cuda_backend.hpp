@@ -29,7 +29,11 @@ class CudaBackend : public RunnerBackend {
   private:
     std::string check_device_untouched(const float *C) const;
     bool record_own_event(cudaEvent_t &event);
+    // The baseline's product of a problem whose C is one number; null when it cannot be had.
+    float *product_scratch(std::size_t elements);
     std::optional<EntryCall> entry_;
+    float *scratch_ = nullptr;
+    std::size_t scratch_elements_ = 0;
     cublasHandle_t cublas_ = nullptr;
     int multiprocessors_ = 1;
     MappedAllocation mapping_; // the referee's arena, as this process sees it

@@ -31,14 +31,16 @@ EntryCall::EntryCall(void *function, EntryPlan plan)
         throw std::invalid_argument("libffi cannot describe the call of " + plan_.symbol);
 }
 
-std::string EntryCall::operator()(const float *A, const float *B, float *C, const std::vector<long long> &dims,
+std::string EntryCall::operator()(const EntryOperands &operands, const std::vector<long long> &dims,
                                   const std::map<std::string, double> &scalars) {
     for (std::size_t i = 0; i < plan_.arguments.size(); ++i) {
         const auto &argument = plan_.arguments[i];
         switch (argument.source) {
-        case EntryArgument::Source::A: pointers_[i] = A; break;
-        case EntryArgument::Source::B: pointers_[i] = B; break;
-        case EntryArgument::Source::C: pointers_[i] = C; break;
+        case EntryArgument::Source::A: pointers_[i] = operands.A; break;
+        case EntryArgument::Source::B: pointers_[i] = operands.B; break;
+        case EntryArgument::Source::C: pointers_[i] = operands.C; break;
+        case EntryArgument::Source::Bias: pointers_[i] = operands.bias; break;
+        case EntryArgument::Source::Factor: pointers_[i] = operands.factor; break;
         case EntryArgument::Source::Dim:
             if (static_cast<std::size_t>(argument.dim) >= dims.size())
                 return "the call has no dim " + std::to_string(argument.dim);

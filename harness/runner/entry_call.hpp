@@ -14,6 +14,14 @@
 
 namespace gemm {
 
+// The device pointers a call hands out: the product's operands and the epilogue's (null where
+// the problem has none).
+struct EntryOperands {
+    const float *A = nullptr, *B = nullptr;
+    float *C = nullptr;
+    const float *bias = nullptr, *factor = nullptr;
+};
+
 class EntryCall {
   public:
     // Throws std::invalid_argument when libffi cannot describe the call.
@@ -23,7 +31,7 @@ class EntryCall {
     EntryCall(EntryCall &&) = delete;
 
     // "" or why the call cannot be made (dims or a scalar missing for an argument).
-    std::string operator()(const float *A, const float *B, float *C, const std::vector<long long> &dims,
+    std::string operator()(const EntryOperands &operands, const std::vector<long long> &dims,
                            const std::map<std::string, double> &scalars = {});
 
   private:

@@ -115,6 +115,60 @@ bool batch_is_contiguous(const ProblemDescriptor &p) {
     return stride_is("stride_A", 0, 1) && stride_is("stride_B", 1, 2) && stride_is("stride_C", 0, 2);
 }
 
+// The roles the judge gives a meaning: the operands, the epilogue's own operands and scalars.
+bool judged_role(const std::string &role) {
+    for (const char *known : {"A", "B", "C", "nnz", "bias", "E", "slope", "scale"})
+        if (role == known) return true;
+    return false;
+}
+
+struct StepName {
+    const char *text;
+    EpilogueOp op;
+};
+constexpr StepName step_names[] = {{"bias", EpilogueOp::Bias},
+                                   {"relu", EpilogueOp::Relu},
+                                   {"leaky_relu", EpilogueOp::LeakyRelu},
+                                   {"multiply", EpilogueOp::Multiply},
+                                   {"swish", EpilogueOp::Swish},
+                                   {"scale", EpilogueOp::Scale},
+                                   {"sigmoid_sum", EpilogueOp::SigmoidSum}};
+
+std::optional<EpilogueOp> step_op(const std::string &text) {
+    for (const StepName &s : step_names)
+        if (text == s.text) return s.op;
+    return std::nullopt;
+}
+
+// A step's scalar is named by its role ("slope") or by the parameter in that role ("alpha").
+std::string role_named(const ProblemDescriptor &p, const std::string &name) {
+    if (p.roles.count(name)) return name;
+    for (const auto &[role, parameter] : p.roles)
+        if (parameter == name) return role;
+    return "";
+}
+
+// The key of a step that names its scalar, where the step has one.
+const char *scalar_key(EpilogueOp op) {
+    return op == EpilogueOp::LeakyRelu ? "slope" : op == EpilogueOp::Scale ? "by" : nullptr;
+}
+
+// Why the judge cannot judge the problem's epilogue ("" when it can): the ops it knows, at most
+// Epilogue::max_steps of them, a sum only last, a scalar that is a role, no batch beside it.
+std::string epilogue_problem(const ProblemDescriptor &p) {
+    const json &steps = p.rest.at("epilogue");
+    std::string ops;
+    for (const auto &step : steps) ops += (ops.empty() ? "" : ", ") + step.value("op", "?");
+    if (!steps.is_array() || steps.empty() || steps.size() > std::size_t(Epilogue::max_steps)) return ops;
+    for (std::size_t i = 0; i < steps.size(); ++i) {
+        const auto op = step_op(steps[i].value("op", ""));
+        if (!op || (*op == EpilogueOp::SigmoidSum && i + 1 != steps.size())) return ops;
+        if (const char *key = scalar_key(*op); key && role_named(p, steps[i].value(key, "")).empty()) return ops;
+    }
+    if (p.rest.contains("batch")) return ops + " over a batch";
+    return "";
+}
+
 ProblemDescriptor make_default_problem() {
     ProblemDescriptor p;
     p.name = "leetgpu/2-matrix-multiplication";
@@ -177,9 +231,8 @@ std::vector<std::string> ProblemDescriptor::not_yet_judged() const {
         rest.at("structure").value("A", "") == rest.at("epilogue")[0].value("keep", "?") &&
         rest.at("structure").value("B", "") == rest.at("epilogue")[0].value("keep", "?");
     if (rest.contains("epilogue") && !triangle_of_triangles) {
-        std::string ops;
-        for (const auto &step : rest.at("epilogue")) ops += (ops.empty() ? "" : ", ") + step.value("op", "?");
-        missing.push_back("an epilogue (" + ops + ")");
+        const std::string why = epilogue_problem(*this);
+        if (!why.empty()) missing.push_back("an epilogue (" + why + ")");
     }
     if (rest.contains("quantization")) missing.push_back("int8 quantization");
     if (rest.contains("structure"))
@@ -188,8 +241,7 @@ std::vector<std::string> ProblemDescriptor::not_yet_judged() const {
                 !(kind.get<std::string>() == "diagonal" && operand == "A"))
                 missing.push_back(kind.get<std::string>() + " " + operand);
     for (const auto &[role, parameter] : roles)
-        if (role != "A" && role != "B" && role != "C" && role != "nnz")
-            missing.push_back("a parameter in the role " + role);
+        if (!judged_role(role)) missing.push_back("a parameter in the role " + role);
     return missing;
 }
 
@@ -238,7 +290,35 @@ ProductLayout ProblemDescriptor::layout(const std::vector<long long> &values) co
     }
     l.a_diagonal = rest.contains("structure") && rest.at("structure").is_object() &&
                    rest.at("structure").value("A", "") == "diagonal";
+    const Epilogue e = epilogue(default_scalars());
+    l.bias = e.reads_bias();
+    l.factor = e.reads_factor();
+    l.scalar_output = e.sums();
     return l;
+}
+
+std::map<std::string, double> ProblemDescriptor::default_scalars() const {
+    std::map<std::string, double> scalars;
+    const auto found = rest.find("scalars");
+    if (found == rest.end() || !found->is_object()) return scalars;
+    for (const auto &[role, value] : found->items())
+        if (value.is_number() && roles.count(role)) scalars[role] = value.get<double>();
+    return scalars;
+}
+
+Epilogue ProblemDescriptor::epilogue(const std::map<std::string, double> &scalars) const {
+    Epilogue e;
+    if (!rest.contains("epilogue") || !epilogue_problem(*this).empty()) return e;
+    for (const auto &step : rest.at("epilogue")) {
+        EpilogueStep s;
+        s.op = *step_op(step.value("op", ""));
+        if (const char *key = scalar_key(s.op)) {
+            const auto value = scalars.find(role_named(*this, step.value(key, "")));
+            s.parameter = value != scalars.end() ? value->second : 0;
+        }
+        e.steps[e.count++] = s;
+    }
+    return e;
 }
 
 const ProblemDescriptor &default_problem() {

@@ -7,6 +7,7 @@
 // judged as something else.
 #pragma once
 
+#include "common/epilogue.hpp"
 #include "common/product_layout.hpp"
 #include "common/rng.hpp"
 #include "verification/site_allclose.hpp"
@@ -62,8 +63,13 @@ struct ProblemDescriptor {
     // The site's own allclose tolerance (`tolerance`: atol, rtol), reported beside the verdict.
     std::optional<SiteTolerance> site_tolerance() const;
     // How the solution's operands are stored for a case of these dims: the batch's count, the
-    // transposes, A's diagonal.
+    // transposes, A's diagonal, the epilogue's operands and a C of one number.
     ProductLayout layout(const std::vector<long long> &dims) const;
+    // The `scalars` key: the value of each scalar role a case does not set.
+    std::map<std::string, double> default_scalars() const;
+    // The epilogue with a case's scalars in its steps (empty where the problem has none, or
+    // one not_yet_judged() names).
+    Epilogue epilogue(const std::map<std::string, double> &scalars) const;
     // The case's dims → M, N, K of the product.
     std::array<long long, 3> gemm_shape(const std::vector<long long> &dims) const;
 };

@@ -234,6 +234,15 @@ void Parser::check_complete(TestCase &tc) {
         if (!a_.empty() || !b_.empty() || !c_.empty()) fail("matrix blocks are only allowed with `data explicit`");
         check_range(tc, max_magnitude(tc.generator), max_magnitude(tc.generator));
     }
+    // A scalar the case does not set takes the problem's default; one with neither is an error.
+    for (const auto &[role, value] : problem_.default_scalars()) tc.scalars.emplace(role, value);
+    for (const auto &parameter : problem_.parameters) {
+        if (parameter.kind != ParameterType::Float) continue;
+        for (const auto &[role, name] : problem_.roles)
+            if (name == parameter.name && !tc.scalars.count(role))
+                fail("missing `scalar " + role + " VALUE` (the problem gives " + role + " no default)");
+    }
+    tc.epilogue = problem_.epilogue(tc.scalars);
 }
 
 std::string Parser::shape_usage() const {

@@ -2,6 +2,7 @@
 // testcases/README.md; every rejection names `file:line: what is wrong`.
 #pragma once
 
+#include "common/epilogue.hpp"
 #include "common/errors.hpp"
 #include "common/product_layout.hpp"
 #include "common/rng.hpp"
@@ -35,7 +36,8 @@ struct TestCase {
     // The problem's own dimensions, as the `shape` line gives them (problem.hpp): M, N, K for
     // the default problem; empty for a case made in code, which means M, N, K.
     std::vector<long long> dims;
-    std::map<std::string, double> scalars;       // `scalar NAME VALUE` lines, by role
+    std::map<std::string, double> scalars;       // `scalar NAME VALUE` lines, by role, and the defaults
+    Epilogue epilogue;                           // the problem's, with this case's scalars
     bool passes_nonzeros = false;                // the entry point is told A's count of non-zeros (role nnz)
     std::optional<SiteTolerance> site_tolerance; // the problem's site's allclose, reported beside the verdict
 };

@@ -30,8 +30,9 @@ Judgement judge_referee_facts(const Shape &shape, const CaseResult &reported, co
     const Judgement checked = judge_output(*reported.check, *facts.checked_integrity);
     if (checked.verdict != Verdict::AC || !facts.failed_timed_call) return checked;
     const FailedTimedCall &failed = *facts.failed_timed_call;
-    const Judgement timed =
-        judge_timed_call(failed.check, reported.check->precision, shape.N, static_cast<long long>(shape.M) * shape.K);
+    const Judgement timed = failed.full ? judge_output(*failed.full, failed.check.integrity)
+                                        : judge_timed_call(failed.check, reported.check->precision, shape.N,
+                                                           static_cast<long long>(shape.M) * shape.K);
     if (timed.verdict == Verdict::AC)
         return {Verdict::JE, "the referee stopped at timed call " + std::to_string(failed.call) +
                                  ", whose checks pass: the two sides disagree"};

@@ -91,6 +91,8 @@ Judgement judge_output(const OutputCheck &o, const IntegrityCheck &g) {
     std::vector<std::string> problems;
     if (g.A_modified) problems.push_back("modified A (inputs must stay unchanged)");
     if (g.B_modified) problems.push_back("modified B (inputs must stay unchanged)");
+    if (g.bias_modified) problems.push_back("modified the bias (inputs must stay unchanged)");
+    if (g.factor_modified) problems.push_back("modified the factor matrix (inputs must stay unchanged)");
     if (g.floats_written_before_C > 0)
         problems.push_back("wrote outside C (" + std::to_string(g.floats_written_before_C) +
                            " floats before the start)");

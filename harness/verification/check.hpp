@@ -70,8 +70,9 @@ void finish_output_check(OutputCheck &o, int N, double error_sq, double referenc
 // What the guard bands and the input copies showed after a call.
 struct IntegrityCheck {
     bool A_modified = false, B_modified = false;
-    long long floats_written_before_C = 0; // distance from C[0] of the farthest write before it
-    long long floats_written_after_C = 0;  // distance past C[M·K − 1] of the farthest write
+    long long floats_written_before_C = 0;               // distance from C[0] of the farthest write before it
+    long long floats_written_after_C = 0;                // distance past C[M·K − 1] of the farthest write
+    bool bias_modified = false, factor_modified = false; // an epilogue's operands, where it has them
 };
 
 struct Judgement {

@@ -25,6 +25,9 @@ enum class RefereeWork {
 struct FailedTimedCall {
     int call = 0; // 1 for the first timed call
     TimedCallCheck check;
+    // The full check, for a problem whose timed calls are checked in full (an epilogue is not
+    // linear in the inputs, so no projection checks it); `check` holds its integrity then.
+    std::optional<OutputCheck> full;
 };
 
 struct RefereeFacts {

@@ -480,6 +480,7 @@ TEST_CASE("the referee's facts travel whole: its ending, the checked call's inte
     REQUIRE(c.samples.first_bad);
     CHECK(c.samples.first_bad->row == 5);
     CHECK(c.integrity.floats_written_after_C == 4);
+    CHECK_FALSE(back.facts.failed_timed_call->full);
 
     CaseResult failed_solution;
     failed_solution.facts.ending = RefereeWork::SolutionFailed;
@@ -491,4 +492,52 @@ TEST_CASE("the referee's facts travel whole: its ending, the checked call's inte
     auto j = json(failed_solution);
     j["facts"]["ending"] = "made_up";
     CHECK_THROWS(j.get<CaseResult>());
+}
+
+TEST_CASE("an epilogue's facts travel whole: its operands modified, a timed call checked in full") {
+    CaseResult r;
+    r.facts.ending = RefereeWork::Completed;
+    r.facts.checked_integrity = IntegrityCheck{};
+    r.facts.checked_integrity->factor_modified = true;
+    FailedTimedCall failed;
+    failed.call = 3;
+    failed.check.integrity.bias_modified = true;
+    OutputCheck full;
+    full.elements = 1;
+    full.out_of_bound = 1;
+    full.elementwise_ratio = 7.5;
+    full.first_out_of_bound = BadElement{0, 0, 12.25, 11.0, 0.01};
+    failed.full = full;
+    r.facts.failed_timed_call = failed;
+    const auto back = round_trip(r);
+    REQUIRE(back.facts.checked_integrity);
+    CHECK(back.facts.checked_integrity->factor_modified);
+    CHECK_FALSE(back.facts.checked_integrity->bias_modified);
+    REQUIRE(back.facts.failed_timed_call);
+    CHECK(back.facts.failed_timed_call->check.integrity.bias_modified);
+    REQUIRE(back.facts.failed_timed_call->full);
+    CHECK(back.facts.failed_timed_call->full->elementwise_ratio == 7.5);
+    REQUIRE(back.facts.failed_timed_call->full->first_out_of_bound);
+    CHECK(back.facts.failed_timed_call->full->first_out_of_bound->expected == 12.25);
+}
+
+TEST_CASE("a call order carries the epilogue's operands and steps; an unknown step is refused") {
+    CallOrder o;
+    o.M = 3;
+    o.N = 4;
+    o.K = 5;
+    o.layout.bias = true;
+    o.layout.scalar_output = true;
+    o.bias_offset = 4096;
+    o.epilogue.count = 2;
+    o.epilogue.steps[0] = {EpilogueOp::Bias, 0};
+    o.epilogue.steps[1] = {EpilogueOp::LeakyRelu, 0.01};
+    const CallOrder back = json(o).get<CallOrder>();
+    CHECK(back.layout == o.layout);
+    CHECK(back.bias_offset == 4096);
+    CHECK(back.factor_offset == 0);
+    CHECK(back.epilogue == o.epilogue);
+    json j = o;
+    j["epilogue"][1]["op"] = 99;
+    CHECK_THROWS_AS(j.get<CallOrder>(), std::invalid_argument);
 }

@@ -26,6 +26,16 @@ extern "C" void record_scalars(const float *, const float *, float *, int, int n
     seen_scale = scale;
 }
 
+const float *seen_bias = nullptr, *seen_factor = nullptr;
+float *seen_output = nullptr;
+// Tensara's gemm-multiply-leakyrelu: the factor matrix before the slope and the output.
+extern "C" void record_epilogue(const float *, const float *, const float *factor, float, float *output, std::size_t,
+                                const float *bias) {
+    seen_factor = factor;
+    seen_output = output;
+    seen_bias = bias;
+}
+
 } // namespace
 
 TEST_CASE("an entry point of any parameter list gets the call's pointers and the case's dims") {
@@ -33,14 +43,14 @@ TEST_CASE("an entry point of any parameter list gets the call's pointers and the
     REQUIRE(plan);
     EntryCall call(reinterpret_cast<void *>(&record_call), *plan);
     float a = 0, b = 0, c = 0;
-    CHECK(call(&a, &b, &c, {7, -3, 5000000000LL}) == "");
+    CHECK(call({&a, &b, &c}, {7, -3, 5000000000LL}) == "");
     CHECK(seen.A == &a);
     CHECK(seen.B == &b);
     CHECK(seen.C == &c);
     CHECK(seen.n == 5000000000ULL);
     CHECK(seen.m == 7);
     CHECK(seen.k == -3);
-    CHECK(call(&a, &b, &c, {1}) == "the call has no dim 2");
+    CHECK(call({&a, &b, &c}, {1}) == "the call has no dim 2");
 }
 
 TEST_CASE("a scalar argument comes from the call's scalars by its role, as an int or a float") {
@@ -48,8 +58,20 @@ TEST_CASE("a scalar argument comes from the call's scalars by its role, as an in
     REQUIRE(plan);
     EntryCall call(reinterpret_cast<void *>(&record_scalars), *plan);
     float a = 0, b = 0, c = 0;
-    CHECK(call(&a, &b, &c, {3}, {{"nnz", 1234}, {"scale", 0.5}}) == "");
+    CHECK(call({&a, &b, &c}, {3}, {{"nnz", 1234}, {"scale", 0.5}}) == "");
     CHECK(seen_nonzeros == 1234);
     CHECK(seen_scale == 0.5f);
-    CHECK(call(&a, &b, &c, {3}, {{"scale", 0.5}}) == "the call has no scalar nnz");
+    CHECK(call({&a, &b, &c}, {3}, {{"scale", 0.5}}) == "the call has no scalar nnz");
+}
+
+TEST_CASE("the epilogue's bias and factor operands go where the plan puts them") {
+    const auto plan = parse_entry_plan("record_epilogue:A,B,factor,=slope/float,C,0/size_t,bias");
+    REQUIRE(plan);
+    CHECK(entry_plan_text(*plan) == "record_epilogue:A,B,factor,=slope/float,C,0/size_t,bias");
+    EntryCall call(reinterpret_cast<void *>(&record_epilogue), *plan);
+    float a = 0, b = 0, c = 0, bias = 0, factor = 0;
+    CHECK(call({&a, &b, &c, &bias, &factor}, {3}, {{"slope", 0.01}}) == "");
+    CHECK(seen_factor == &factor);
+    CHECK(seen_output == &c);
+    CHECK(seen_bias == &bias);
 }

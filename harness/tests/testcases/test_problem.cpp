@@ -38,12 +38,13 @@ std::string refusal(const std::string &text) {
     return "";
 }
 
-std::string with(const std::string &from, const std::string &to) {
-    std::string text = matmul_3d;
-    const auto at = text.find(from);
+// `base` with its first `from` replaced by `to`.
+std::string with(std::string base, const std::string &from, const std::string &to) {
+    const auto at = base.find(from);
     REQUIRE(at != std::string::npos);
-    return text.replace(at, from.size(), to);
+    return base.replace(at, from.size(), to);
 }
+std::string with(const std::string &from, const std::string &to) { return with(matmul_3d, from, to); }
 
 } // namespace
 
@@ -84,12 +85,74 @@ TEST_CASE("a descriptor that is not one is refused naming its file and the key, 
 
 TEST_CASE("what a problem needs beyond an FP32 product is named, never judged as one") {
     const auto fp16 = parse_problem(with("\"baseline\"", "\"dtype\": {\"A\": \"fp16\", \"accumulate\": \"fp32\"}, "
-                                                         "\"epilogue\": [{\"op\": \"relu\"}], \"baseline\""),
+                                                         "\"epilogue\": [{\"op\": \"gelu\"}], \"baseline\""),
                                     "p/problem.json");
     const auto missing = fp16.not_yet_judged();
     REQUIRE(missing.size() == 2);
     CHECK(missing[0] == "fp16 in, fp32 accumulate, fp16 out operands");
-    CHECK(missing[1] == "an epilogue (relu)");
+    CHECK(missing[1] == "an epilogue (gelu)");
+}
+
+// Tensara's gemm-multiply-leakyrelu: the factor matrix is the site's "C", the slope a scalar.
+const char *multiply_leaky = R"({
+  "name": "t/m", "site": "Tensara", "title": "M", "entry": "solution",
+  "parameters": [{"name": "A", "type": "const float *"}, {"name": "B", "type": "const float *"},
+                 {"name": "C", "type": "const float *"}, {"name": "alpha", "type": "float"},
+                 {"name": "output", "type": "float *"}, {"name": "M", "type": "size_t"},
+                 {"name": "N", "type": "size_t"}, {"name": "K", "type": "size_t"}],
+  "roles": {"A": "A", "B": "B", "E": "C", "slope": "alpha", "C": "output"}, "dims": ["M", "N", "K"],
+  "gemm": {"M": "M", "N": "K", "K": "N"}, "baseline": "cublasSgemm", "scalars": {"slope": 0.01},
+  "epilogue": [{"op": "multiply", "by": "E"}, {"op": "leaky_relu", "slope": "alpha"}]})";
+
+TEST_CASE("an epilogue is judged: its steps with the case's scalars, its operands in the layout and the plan") {
+    const auto p = parse_problem(multiply_leaky, "p/problem.json");
+    CHECK(p.not_yet_judged().empty());
+    CHECK(p.default_scalars() == std::map<std::string, double>{{"slope", 0.01}});
+    const Epilogue e = p.epilogue({{"slope", 0.2}});
+    REQUIRE(e.count == 2);
+    CHECK(e.steps[0].op == EpilogueOp::Multiply);
+    CHECK(e.steps[1].op == EpilogueOp::LeakyRelu);
+    CHECK(e.steps[1].parameter == 0.2);
+    const ProductLayout layout = p.layout({3, 4, 5});
+    CHECK(layout.factor);
+    CHECK_FALSE(layout.bias);
+    CHECK_FALSE(layout.scalar_output);
+    CHECK(layout.factor_elements(3, 5) == 15);
+    CHECK(layout.bias_elements(5) == 0);
+    CHECK(entry_plan_text(entry_plan_of(p)) == "solution:A,B,factor,=slope/float,C,0/size_t,1/size_t,2/size_t");
+
+    TempFolder folder;
+    folder.write("m/problem.json", multiply_leaky);
+    folder.write("m/sample/01.case", "shape 2 3 4\ndata uniform -1 1\nseed 2\n");
+    folder.write("m/sample/02.case", "shape 2 3 4\ndata uniform -1 1\nseed 2\nscalar slope 0.5\n");
+    const auto suite = load_suite_leniently(folder.at("m"));
+    REQUIRE(suite.cases.size() == 2);
+    CHECK(suite.cases[0].scalars.at("slope") == 0.01); // the problem's default
+    CHECK(suite.cases[0].epilogue.steps[1].parameter == 0.01);
+    CHECK(suite.cases[1].epilogue.steps[1].parameter == 0.5);
+    CHECK(suite.cases[1].layout.factor);
+
+    // A scalar with neither a value nor a default is an error in the case, not a zero.
+    const std::string no_default = with(multiply_leaky, ", \"scalars\": {\"slope\": 0.01}", "");
+    const auto bare = parse_problem(no_default, "p/problem.json");
+    CHECK_THROWS_WITH(parse_testcase("shape 2 3 4\ndata uniform -1 1\nseed 2\n", "x.case", "sample/x", bare),
+                      doctest::Contains("missing `scalar slope VALUE`"));
+}
+
+TEST_CASE("an epilogue the judge cannot judge is named: an unknown step, a sum not last, five steps, a batch") {
+    const auto refused = [](const std::string &from, const std::string &to) {
+        const auto p = parse_problem(with(multiply_leaky, from, to), "p/problem.json");
+        CHECK(p.epilogue(p.default_scalars()).empty());
+        return p.not_yet_judged();
+    };
+    CHECK(refused("{\"op\": \"multiply\", \"by\": \"E\"}", "{\"op\": \"sigmoid_sum\"}") ==
+          std::vector<std::string>{"an epilogue (sigmoid_sum, leaky_relu)"});
+    CHECK(refused("{\"op\": \"multiply\", \"by\": \"E\"}",
+                  "{\"op\": \"relu\"}, {\"op\": \"relu\"}, {\"op\": \"relu\"}, {\"op\": \"relu\"}")
+              .size() == 1);
+    CHECK(refused("\"leaky_relu\", \"slope\": \"alpha\"", "\"leaky_relu\", \"slope\": \"gamma\"") ==
+          std::vector<std::string>{"an epilogue (multiply, leaky_relu)"});
+    CHECK(refused("\"baseline\"", "\"batch\": {\"count\": \"M\"}, \"baseline\"").size() == 2);
 }
 
 TEST_CASE("a problem's layout: a batch of products one after another, operands stored transposed, A's diagonal") {
