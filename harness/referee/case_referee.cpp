@@ -239,7 +239,7 @@ CallSample CaseReferee::call(Runner &runner, Problem &p, RunnerWork work, int ca
                              CalibrationKind kind) {
     map_arena(runner);
     p.prepare_call();
-    clock_.flush_l2();
+    clock_.flush_l2(arena_.data(), arena_.size());
     // The judge's own calibration kernel in the solution's process is no call of solve(), but
     // that process runs, so the case's time limit applies to it too.
     if (runner.is_solution)

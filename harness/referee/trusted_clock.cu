@@ -1,5 +1,8 @@
 #include "referee/trusted_clock.hpp"
 
+#include <algorithm>
+#include <cstdint>
+
 namespace gemm {
 
 namespace {
@@ -8,6 +11,16 @@ __global__ void write_globaltimer(unsigned long long *slot) {
     unsigned long long now;
     asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(now));
     *slot = now;
+}
+
+// The L2 is physically addressed, so a line another context pinned is demoted through the
+// referee's mapping of the same memory; applypriority only marks lines the L2 holds.
+__global__ void demote_persisting_lines(const unsigned char *first_line, std::size_t lines) {
+#if __CUDA_ARCH__ >= 800 // no persisting L2 before sm_80
+    for (std::size_t i = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x; i < lines;
+         i += std::size_t(gridDim.x) * blockDim.x)
+        asm volatile("applypriority.global.L2::evict_normal [%0], 128;" ::"l"(first_line + i * 128) : "memory");
+#endif
 }
 
 __global__ void spin_until(unsigned long long end_ns) {
@@ -27,11 +40,28 @@ unsigned long long device_now_ns(cudaStream_t stream, unsigned long long *device
 
 TrustedClock::TrustedClock(std::size_t l2_bytes) : flush_buffer_(2 * l2_bytes), stamps_(stamp_count) {
     cuda_check(cudaMallocHost(&host_stamps_, stamp_count * sizeof(unsigned long long)), "cudaMallocHost");
+    int device = 0, max_persisting = 0;
+    cuda_check(cudaGetDevice(&device), "cudaGetDevice");
+    cuda_check(cudaDeviceGetAttribute(&max_persisting, cudaDevAttrMaxPersistingL2CacheSize, device),
+               "persisting L2 size");
+    persisting_l2_ = max_persisting > 0;
+    // No L2 set aside in the referee's context: none of its lines persist, its flush gets the whole L2.
+    if (persisting_l2_) cuda_check(cudaDeviceSetLimit(cudaLimitPersistingL2CacheSize, 0), "persisting L2 limit");
 }
 
 TrustedClock::~TrustedClock() { cudaFreeHost(host_stamps_); }
 
-void TrustedClock::flush_l2() {
+void TrustedClock::flush_l2(const void *arena, std::size_t bytes) {
+    if (persisting_l2_ && bytes > 0) {
+        // Persisting lines survive a normal-priority write, so the arena's lose that status first.
+        const auto begin = reinterpret_cast<std::uintptr_t>(arena) & ~std::uintptr_t(127);
+        const std::size_t lines = (reinterpret_cast<std::uintptr_t>(arena) + bytes - begin + 127) / 128;
+        const unsigned blocks = static_cast<unsigned>(std::min<std::size_t>((lines + 255) / 256, 1024));
+        demote_persisting_lines<<<blocks, 256, 0, stream_>>>(reinterpret_cast<const unsigned char *>(begin), lines);
+        cuda_check(cudaGetLastError(), "L2 demotion");
+        // And any line of the referee's own context that is still persisting, whatever its address.
+        cuda_check(cudaCtxResetPersistingL2Cache(), "L2 persisting reset");
+    }
     cuda_check(cudaMemsetAsync(flush_buffer_.data(), 0, flush_buffer_.size(), stream_), "L2 flush");
 }
 

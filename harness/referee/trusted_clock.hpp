@@ -19,8 +19,10 @@ class TrustedClock {
     TrustedClock(const TrustedClock &) = delete;
     TrustedClock &operator=(const TrustedClock &) = delete;
 
-    // Writes a buffer twice the L2's size, so nothing of the last call is still cached.
-    void flush_l2();
+    // Writes a buffer twice the L2's size, so nothing of the last call is still cached. First
+    // demotes every persisting line of the arena the runners see (`arena`, `bytes`) to normal:
+    // a solution's access-policy window would otherwise keep A and B in the L2 through the write.
+    void flush_l2(const void *arena, std::size_t bytes);
     void start();             // enqueues the start stamp
     void inputs_handed_out(); // after the inputs' copies: the runner's turn begins
     void runner_answered();   // enqueued once the runner said "returned": its turn is over
@@ -33,6 +35,7 @@ class TrustedClock {
 
   private:
     DeviceArray<unsigned char> flush_buffer_;
+    bool persisting_l2_ = false;          // the GPU can set aside L2 for persisting lines (sm_80 on)
     static constexpr int stamp_count = 4; // start, inputs handed out, runner answered, stop
     void stamp(int slot, const char *what);
     DeviceArray<unsigned long long> stamps_;
