@@ -58,9 +58,11 @@ constexpr BadElementCounts::Axis cols_axis{"column", "columns", "col", "K"};
 } // namespace
 
 // "only the last 3 columns — col ≥ 128 = 16·⌊K/16⌋: partial tiles along K" when the bad
-// lines are exactly a suffix; names the largest power-of-two tile whose edge starts it.
+// lines are exactly a suffix; names the largest power-of-two tile whose edge starts it. Every
+// line is no suffix: "only the last 127 rows (row ≥ 0)" would say nothing.
 std::string BadElementCounts::suffix_words(const Span &span, long long extent, const Axis &axis) {
-    if (span.last != extent - 1 || span.count != span.last - span.first + 1) return "";
+    const bool suffix = span.last == extent - 1 && span.count == span.last - span.first + 1;
+    if (!suffix || span.first <= 0) return "";
     const std::string first = std::to_string(span.first);
     std::string words = span.count == 1 ? std::string("only the last ") + axis.line
                                         : "only the last " + std::to_string(span.count) + " " + axis.lines;
