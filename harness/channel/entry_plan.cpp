@@ -16,9 +16,13 @@ constexpr TypeText dim_types[] = {{ParameterType::Int, "int"}, {ParameterType::S
 constexpr TypeText scalar_types[] = {
     {ParameterType::Int, "int"}, {ParameterType::SizeT, "size_t"}, {ParameterType::Float, "float"}};
 
-// The scalars the referee sets on every call (CallOrder::scalars): A's count of non-zeros and
-// the epilogue's; the others would need the referee to know their meaning first.
-bool runner_can_pass(const std::string &role) { return role == "nnz" || role == "slope" || role == "scale"; }
+// The scalars the referee sets on every call (CallOrder::scalars): A's count of non-zeros, the
+// epilogue's, α and β; the others would need the referee to know their meaning first.
+bool runner_can_pass(const std::string &role) {
+    for (const char *known : {"nnz", "slope", "scale", "alpha", "beta"})
+        if (role == known) return true;
+    return false;
+}
 
 // The operands beside A, B and C, by role and by their word in the plan's text.
 struct OperandRole {

@@ -18,6 +18,8 @@ struct ProductLayout {
     bool bias = false;          // a bias operand: K values, one per column of C
     bool factor = false;        // a factor operand: M×K values, C's shape
     bool scalar_output = false; // C is one number (the epilogue sums the product)
+    int element_bytes = 4;      // of A, B and C: 2 for fp16 (an epilogue's operands are fp32)
+    bool c_read = false;        // C holds C₀ before the call (C = α·A·B + β·C₀)
 
     bool plain() const { return batch == 1 && !a_transposed && !b_transposed && !a_diagonal; }
 
@@ -35,6 +37,8 @@ struct ProductLayout {
     std::size_t c_elements(long long M, long long K) const { return scalar_output ? 1 : product_elements(M, K); }
     std::size_t bias_elements(long long K) const { return bias ? static_cast<std::size_t>(K) : 0; }
     std::size_t factor_elements(long long M, long long K) const { return factor ? product_elements(M, K) : 0; }
+    // The 4-byte words `elements` of A, B or C take, which the arena and the runner count in.
+    std::size_t words(std::size_t elements) const { return (elements * element_bytes + 3) / 4; }
     // The stored A's rows and columns of one product (its diagonal is one row).
     long long a_rows(long long M, long long N) const { return a_diagonal ? 1 : a_transposed ? N : M; }
     long long a_cols(long long M, long long N) const { return a_diagonal ? N : a_transposed ? M : N; }
@@ -43,7 +47,8 @@ struct ProductLayout {
 
     bool operator==(const ProductLayout &o) const {
         return batch == o.batch && a_transposed == o.a_transposed && b_transposed == o.b_transposed &&
-               a_diagonal == o.a_diagonal && bias == o.bias && factor == o.factor && scalar_output == o.scalar_output;
+               a_diagonal == o.a_diagonal && bias == o.bias && factor == o.factor && scalar_output == o.scalar_output &&
+               element_bytes == o.element_bytes && c_read == o.c_read;
     }
 };
 

@@ -77,9 +77,10 @@ struct GeneratorSpec {
 // The largest |value| a distribution can produce, for the overflow check.
 double max_magnitude(const GeneratorSpec &spec);
 
-// The referee's operands, each its own stream: the product's, and an epilogue's bias (one
-// row of K values) and factor (M×K), drawn from the case's distribution.
-enum class MatrixId { A = 0, B = 1, Bias = 4, Factor = 5 };
+// The referee's operands, each its own stream: the product's, an epilogue's bias (one row of
+// K values) and factor (M×K), and C₀ where C is read (α·A·B + β·C₀), drawn from the case's
+// distribution. Their streams (below) stay distinct: 0–3, 4–7, 8 and 10.
+enum class MatrixId { A = 0, B = 1, Bias = 4, Factor = 5, C0 = 8 };
 
 // A and B have the problem's structures; an epilogue's operands are general.
 inline Structure structure_for(const GeneratorSpec &spec, MatrixId matrix) {

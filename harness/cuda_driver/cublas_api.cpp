@@ -37,6 +37,8 @@ CublasApi open_cublas() {
     look_up(library, "cublasDgemm_v2", api.dgemm);
     look_up(library, "cublasSgemmStridedBatched", api.sgemm_strided_batched);
     look_up(library, "cublasSdgmm", api.sdgmm);
+    look_up(library, "cublasGemmEx", api.gemm_ex);
+    look_up(library, "cublasGemmStridedBatchedEx", api.gemm_strided_batched_ex);
     return api;
 }
 

@@ -22,6 +22,13 @@ struct CublasApi {
     cublasStatus_t (*sgemm_strided_batched)(cublasHandle_t, cublasOperation_t, cublasOperation_t, int, int, int,
                                             const float *, const float *, int, long long, const float *, int, long long,
                                             const float *, float *, int, long long, int);
+    cublasStatus_t (*gemm_ex)(cublasHandle_t, cublasOperation_t, cublasOperation_t, int, int, int, const void *,
+                              const void *, cudaDataType, int, const void *, cudaDataType, int, const void *, void *,
+                              cudaDataType, int, cublasComputeType_t, cublasGemmAlgo_t);
+    cublasStatus_t (*gemm_strided_batched_ex)(cublasHandle_t, cublasOperation_t, cublasOperation_t, int, int, int,
+                                              const void *, const void *, cudaDataType, int, long long, const void *,
+                                              cudaDataType, int, long long, const void *, void *, cudaDataType, int,
+                                              long long, int, cublasComputeType_t, cublasGemmAlgo_t);
     cublasStatus_t (*sdgmm)(cublasHandle_t, cublasSideMode_t, int, int, const float *, int, const float *, int, float *,
                             int);
 };

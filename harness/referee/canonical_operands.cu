@@ -1,6 +1,9 @@
 #include "referee/canonical_operands.hpp"
 #include "referee/cuda_check.hpp"
 
+#include <algorithm>
+#include <cuda_fp16.h>
+
 namespace gemm {
 
 namespace {
@@ -66,6 +69,39 @@ long long count_nonzero_on_device(const float *values, std::size_t n) {
     unsigned long long host = 0;
     cuda_check(cudaMemcpy(&host, count.data(), sizeof host, cudaMemcpyDeviceToHost), "counting non-zeros");
     return static_cast<long long>(host);
+}
+
+namespace {
+
+__global__ void round_to_half(float *values, std::size_t n, __half *packed) {
+    for (std::size_t i = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x; i < n;
+         i += std::size_t(gridDim.x) * blockDim.x) {
+        const __half h = __float2half_rn(values[i]);
+        packed[i] = h;
+        values[i] = __half2float(h);
+    }
+}
+
+__global__ void widen_half(const unsigned short *packed, std::size_t n, float *wide) {
+    for (std::size_t i = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x; i < n;
+         i += std::size_t(gridDim.x) * blockDim.x) {
+        const unsigned short bits = packed[i];
+        wide[i] = bits == 0xFFFFu ? __uint_as_float(0xFFFFFFFFu) : __half2float(__ushort_as_half(bits));
+    }
+}
+
+unsigned blocks_of(std::size_t n) { return static_cast<unsigned>(std::min<std::size_t>((n + 255) / 256, 65536)); }
+
+} // namespace
+
+void round_to_half_on_device(float *values, std::size_t n, void *packed) {
+    round_to_half<<<blocks_of(n), 256>>>(values, n, static_cast<__half *>(packed));
+    cuda_check(cudaGetLastError(), "rounding the inputs to FP16");
+}
+
+void widen_half_on_device(const void *packed, std::size_t n, float *wide) {
+    widen_half<<<blocks_of(n), 256>>>(static_cast<const unsigned short *>(packed), n, wide);
+    cuda_check(cudaGetLastError(), "widening the FP16 output");
 }
 
 } // namespace gemm

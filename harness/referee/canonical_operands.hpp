@@ -1,6 +1,6 @@
 // The operands the checks read, made from the operands the solution is handed
 // (common/product_layout.hpp): a transposed operand turned back, a diagonal laid out as its
-// square matrix. Exact copies of values (and zeros): the checks see the product the problem
+// square matrix, FP16 values as floats. Exact copies of values (and zeros): the checks see the product the problem
 // defines, element for element.
 #pragma once
 
@@ -17,5 +17,13 @@ void diagonal_on_device(const float *diagonal, long long batch, long long n, flo
 // How many of n values are not zero (a negative zero is a zero): what a sparse problem's
 // entry point is told as nnz.
 long long count_nonzero_on_device(const float *values, std::size_t n);
+
+// Generated floats rounded to FP16 in place (so they hold exactly what the solution is handed)
+// and packed as halves into `packed` (n halves).
+void round_to_half_on_device(float *values, std::size_t n, void *packed);
+
+// n FP16 values as floats, exactly; the poison (0xFFFF: never written) becomes the FP32
+// poison, so the check tells unwritten elements apart as it does for an FP32 C.
+void widen_half_on_device(const void *packed, std::size_t n, float *wide);
 
 } // namespace gemm

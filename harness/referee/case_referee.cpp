@@ -25,11 +25,14 @@ namespace gemm {
 // epilogue's bias and factor. The referee's alone: the inputs as it made them (pristine), the
 // operands the checks read (canonical: the pristine ones where the layout is plain, else their
 // transposes or the diagonal's square), the snapshot of C that every check reads, and the
-// projected check's scratch.
+// projected check's scratch. An FP16 problem's operands are stored as halves (pristine and in
+// the arena) and read by the checks widened to floats (wide), exactly; a C that is read holds
+// C₀, made like the inputs, when the call begins.
 struct CaseReferee::Problem {
     // The arena's pieces in order: A, B, C, then the bias and the factor where the layout has them.
     static std::vector<std::size_t> pieces(int M, int N, int K, const ProductLayout &l) {
-        std::vector<std::size_t> sizes{l.a_elements(M, N), l.b_elements(N, K), l.c_elements(M, K)};
+        std::vector<std::size_t> sizes{l.words(l.a_elements(M, N)), l.words(l.b_elements(N, K)),
+                                       l.words(l.c_elements(M, K))};
         sizes.push_back(l.bias_elements(K));
         sizes.push_back(l.factor_elements(M, K));
         return sizes;
@@ -59,14 +62,35 @@ struct CaseReferee::Problem {
           factor(cursor.next(sizes[4])), projection(M, N, K, layout.batch) {
         if (layout.a_transposed || layout.a_diagonal) canonical_A.emplace(std::size_t(layout.batch) * M * N);
         if (layout.b_transposed) canonical_B.emplace(std::size_t(layout.batch) * N * K);
+        if (half()) {
+            wide_A.emplace(layout.a_elements(M, N));
+            wide_B.emplace(layout.b_elements(N, K));
+            wide_C.emplace(layout.c_elements(M, K));
+        }
+        if (layout.c_read) {
+            pristine_C0.emplace(sizes[2]);
+            if (half()) wide_C0.emplace(layout.c_elements(M, K));
+        }
+    }
+    bool half() const { return layout.element_bytes == 2; }
+    // Each timed call checked against the full reference, not projected: an epilogue is not
+    // linear in the inputs, and an FP16 output's rounding and β·C₀ are not in the projection's bound.
+    bool checked_in_full() const { return !epilogue.empty() || half() || layout.c_read; }
+    // A generated operand where the checks read it and, stored as FP16, packed into `stored`.
+    void make(const GeneratorSpec &spec, int input_set, MatrixId id, long long rows, long long cols, float *stored,
+              std::optional<DeviceArray<float>> &wide) {
+        float *values = half() ? wide->data() : stored;
+        generate_on_device(spec, input_set, id, static_cast<int>(rows), static_cast<int>(cols), values);
+        if (half()) round_to_half_on_device(values, static_cast<std::size_t>(rows) * cols, stored);
     }
 
     void generate(const GeneratorSpec &spec, int input_set) {
         // A batch's stored operands are generated as one matrix of its products' rows stacked.
-        generate_on_device(spec, input_set, MatrixId::A, static_cast<int>(layout.batch * layout.a_rows(M, N)),
-                           static_cast<int>(layout.a_cols(M, N)), pristine_A.data());
-        generate_on_device(spec, input_set, MatrixId::B, static_cast<int>(layout.batch * layout.b_rows(N, K)),
-                           static_cast<int>(layout.b_cols(N, K)), pristine_B.data());
+        make(spec, input_set, MatrixId::A, layout.batch * layout.a_rows(M, N), layout.a_cols(M, N), pristine_A.data(),
+             wide_A);
+        make(spec, input_set, MatrixId::B, layout.batch * layout.b_rows(N, K), layout.b_cols(N, K), pristine_B.data(),
+             wide_B);
+        if (layout.c_read) make(spec, input_set, MatrixId::C0, layout.batch * M, K, pristine_C0->data(), wide_C0);
         if (layout.bias) generate_on_device(spec, input_set, MatrixId::Bias, 1, K, pristine_bias.data());
         if (layout.factor) generate_on_device(spec, input_set, MatrixId::Factor, M, K, pristine_factor.data());
         make_canonical();
@@ -86,15 +110,28 @@ struct CaseReferee::Problem {
             scalars["nnz"] = static_cast<double>(count_nonzero_on_device(pristine_A.data(), pristine_A.size()));
     }
     // A (batch·M×N) and B (batch·N×K) as the checks read them.
-    const float *A_checked() const { return canonical_A ? canonical_A->data() : pristine_A.data(); }
-    const float *B_checked() const { return canonical_B ? canonical_B->data() : pristine_B.data(); }
+    const float *A_checked() const {
+        return canonical_A ? canonical_A->data() : wide_A ? wide_A->data() : pristine_A.data();
+    }
+    const float *B_checked() const {
+        return canonical_B ? canonical_B->data() : wide_B ? wide_B->data() : pristine_B.data();
+    }
+    const float *C0_checked() const {
+        return !layout.c_read ? nullptr : wide_C0 ? wide_C0->data() : pristine_C0->data();
+    }
+    // The snapshot of C as the checks read it: widened from FP16 first.
+    const float *C_checked() {
+        if (!half()) return snapshot_C.data();
+        widen_half_on_device(snapshot_C.data(), wide_C->size(), wide_C->data());
+        return wide_C->data();
+    }
     const float *bias_checked() const { return layout.bias ? pristine_bias.data() : nullptr; }
     const float *factor_checked() const { return layout.factor ? pristine_factor.data() : nullptr; }
     long long rows_of_C() const { return layout.batch * M; }
     // Before the start stamp: C poisoned (unwritten elements show), guards laid. A sum's one
     // number starts at zero, as the site hands it out (solutions add their parts to it).
     void prepare_call() {
-        C.fill(layout.scalar_output ? 0x00 : 0xFF);
+        if (!layout.c_read) C.fill(layout.scalar_output ? 0x00 : 0xFF);
         for (GuardedBuffer *buffer : {&A, &B, &C}) buffer->fill_guards();
         if (layout.bias) bias.fill_guards();
         if (layout.factor) factor.fill_guards();
@@ -105,6 +142,7 @@ struct CaseReferee::Problem {
         B.copy_from(pristine_B.data());
         if (layout.bias) bias.copy_from(pristine_bias.data());
         if (layout.factor) factor.copy_from(pristine_factor.data());
+        if (layout.c_read) C.copy_from(pristine_C0->data());
     }
     // Before the stop stamp: what the checks read is what C held by then.
     void snapshot_output() {
@@ -149,6 +187,7 @@ struct CaseReferee::Problem {
     unsigned char *arena;
     DeviceArray<float> pristine_A, pristine_B, snapshot_C, pristine_bias, pristine_factor;
     std::optional<DeviceArray<float>> canonical_A, canonical_B;
+    std::optional<DeviceArray<float>> wide_A, wide_B, wide_C, pristine_C0, wide_C0;
     GuardedBuffer A, B, C, bias, factor;
     ProjectionWorkspace projection;
     IntegrityWorkspace integrity_check;
@@ -206,7 +245,8 @@ CaseReferee::Problem &CaseReferee::problem_for(int M, int N, int K, const Produc
 }
 
 ShapeKey CaseReferee::key_of(const Problem &p) {
-    const bool extras = p.layout.bias || p.layout.factor || p.layout.scalar_output;
+    const bool extras =
+        p.layout.bias || p.layout.factor || p.layout.scalar_output || p.layout.c_read || p.layout.element_bytes != 4;
     return {p.M, p.N, p.K, p.layout.batch, extras ? 1 : 0};
 }
 
@@ -339,15 +379,28 @@ void CaseReferee::run_checked_call(Problem &p, const CaseRequest &request, CaseR
 // The snapshot of C against the full reference: the product's, or its epilogue's (which the
 // check carries `ref` through in place), with the site's allclose beside it.
 OutputCheck CaseReferee::check_against(Problem &p, const TestCase &tc, DeviceReference &ref, Precision precision) {
+    const float *C = p.C_checked();
+    const int rows = static_cast<int>(p.rows_of_C());
+    if (p.half() || p.layout.c_read) {
+        const auto scalar = [&](const char *role, double otherwise) {
+            const auto found = p.scalars.find(role);
+            return found == p.scalars.end() ? otherwise : found->second;
+        };
+        ScaledProduct scaling;
+        scaling.alpha = scalar("alpha", 1);
+        scaling.beta = p.layout.c_read ? scalar("beta", 0) : 0;
+        scaling.output = p.half() ? Dtype::FP16 : Dtype::FP32;
+        return check_scaled_output_on_device(C, ref.value.data(), ref.magnitude.data(), p.C0_checked(), scaling, rows,
+                                             tc.N, tc.K, precision, tc.site_tolerance);
+    }
     if (!p.epilogue.empty())
-        return check_epilogue_output_on_device(
-            p.snapshot_C.data(), ref.value.data(), ref.magnitude.data(), p.bias_checked(), p.factor_checked(),
-            p.epilogue, static_cast<int>(p.rows_of_C()), tc.N, tc.K, precision, tc.site_tolerance);
-    OutputCheck check = check_output_on_device(p.snapshot_C.data(), ref.value.data(), ref.magnitude.data(),
-                                               static_cast<int>(p.rows_of_C()), tc.N, tc.K, precision);
+        return check_epilogue_output_on_device(C, ref.value.data(), ref.magnitude.data(), p.bias_checked(),
+                                               p.factor_checked(), p.epilogue, rows, tc.N, tc.K, precision,
+                                               tc.site_tolerance);
+    OutputCheck check = check_output_on_device(C, ref.value.data(), ref.magnitude.data(), rows, tc.N, tc.K, precision);
     if (tc.site_tolerance)
-        check.site = site_allclose_on_device(p.snapshot_C.data(), ref.value.data(),
-                                             static_cast<std::size_t>(p.rows_of_C()) * tc.K, *tc.site_tolerance);
+        check.site =
+            site_allclose_on_device(C, ref.value.data(), static_cast<std::size_t>(rows) * tc.K, *tc.site_tolerance);
     return check;
 }
 
@@ -375,8 +428,7 @@ void CaseReferee::run_timed_calls(Problem &p, const CaseRequest &request, CaseRe
         std::optional<OutputCheck> full;
         const bool passed = clock.measure(&PhaseTimes::verify, [&] {
             const std::uint64_t check_seed = choices.next();
-            if (!p.epilogue.empty()) {
-                // Not linear in the inputs: no projection checks it, the full reference does.
+            if (p.checked_in_full()) {
                 DeviceReference ref(tc.M, tc.N, tc.K, p.layout.batch);
                 compute_reference(cublas(), p.A_checked(), p.B_checked(), ref);
                 full = check_against(p, tc, ref, request.policy.precision);

@@ -414,6 +414,60 @@ OutputCheck check_epilogue_output_on_device(const float *C, double *R, double *m
     return out;
 }
 
+namespace {
+
+// What the scaled check needs beside the elements: ‖P‖², ‖|α·P| + |β·C₀|‖² and ‖V‖².
+struct ScaledTally {
+    double product_sq, terms_sq, result_sq;
+};
+
+__global__ void carry_through_scaling(double *R, double *magnitude, const float *C0, ScaledProduct scaling,
+                                      std::size_t n, double bound_per_magnitude, ScaledTally *tally) {
+    double product_sq = 0, terms_sq = 0, result_sq = 0;
+    const std::size_t stride = std::size_t(gridDim.x) * blockDim.x;
+    for (std::size_t base = std::size_t(blockIdx.x) * blockDim.x; base < n; base += stride) {
+        const std::size_t e = base + threadIdx.x;
+        if (e >= n) continue;
+        const double p = R[e], c0 = C0 ? static_cast<double>(C0[e]) : 0.0;
+        const ScaledElement v = scaled_element_of(p, bound_per_magnitude * magnitude[e], c0, scaling);
+        R[e] = v.value;
+        magnitude[e] = bound_per_magnitude > 0 ? v.bound / bound_per_magnitude : 0.0;
+        const double terms = fabs(scaling.alpha * p) + fabs(scaling.beta * c0);
+        product_sq += p * p;
+        terms_sq += terms * terms;
+        result_sq += v.value * v.value;
+    }
+    product_sq = warp_sum(product_sq);
+    terms_sq = warp_sum(terms_sq);
+    result_sq = warp_sum(result_sq);
+    if (threadIdx.x % 32 != 0) return;
+    atomicAdd(&tally->product_sq, product_sq);
+    atomicAdd(&tally->terms_sq, terms_sq);
+    atomicAdd(&tally->result_sq, result_sq);
+}
+
+} // namespace
+
+OutputCheck check_scaled_output_on_device(const float *C, double *R, double *magnitude, const float *C0,
+                                          const ScaledProduct &scaling, int M, int N, int K, Precision precision,
+                                          const std::optional<SiteTolerance> &site) {
+    const std::size_t n = static_cast<std::size_t>(M) * K;
+    const double bound_per_magnitude = elementwise_bound(N, 1.0, precision);
+    DeviceArray<ScaledTally> tally(1);
+    cuda_check(cudaMemset(tally.data(), 0, sizeof(ScaledTally)), "scaled check setup");
+    carry_through_scaling<<<blocks_for(n), threads_per_block>>>(R, magnitude, C0, scaling, n, bound_per_magnitude,
+                                                                tally.data());
+    cuda_check(cudaGetLastError(), "the scaled reference");
+    const ScaledTally t = fetch(tally.data());
+    OutputCheck out = check_output_on_device(C, R, magnitude, M, N, K, precision);
+    const double v_norm = std::sqrt(t.result_sq);
+    const double error_norm = v_norm > 0 ? out.normwise_error * v_norm : out.normwise_error;
+    out.normwise_ratio = scaled_normwise_ratio(error_norm, std::sqrt(t.product_sq), std::sqrt(t.terms_sq), v_norm,
+                                               normwise_tolerance(N, precision), scaling);
+    if (site) out.site = site_allclose_on_device(C, R, n, *site);
+    return out;
+}
+
 void widen_on_device(const float *values, std::size_t n, bool absolute, double *wide) {
     widen<<<blocks_for(n), threads_per_block>>>(values, n, absolute, wide);
     cuda_check(cudaGetLastError(), "widening to FP64");

@@ -6,6 +6,7 @@
 #include "common/epilogue.hpp"
 #include "referee/cuda_check.hpp"
 #include "verification/check.hpp"
+#include "verification/dtype_bound.hpp"
 #include "verification/timed_check.hpp"
 
 #include <cstdint>
@@ -26,6 +27,13 @@ OutputCheck check_output_on_device(const float *C, const double *R, const double
 OutputCheck check_epilogue_output_on_device(const float *C, double *R, double *magnitude, const float *bias,
                                             const float *factor, const Epilogue &epilogue, int M, int N, int K,
                                             Precision precision, const std::optional<SiteTolerance> &site);
+
+// C against α·R + β·C₀ (C₀ null where C is not read) rounded to `output`, each element's bound
+// that of verification/dtype_bound.hpp (R and magnitude carried in place, as above), the
+// normwise test the scaled product's. C is the output widened to floats.
+OutputCheck check_scaled_output_on_device(const float *C, double *R, double *magnitude, const float *C0,
+                                          const ScaledProduct &scaling, int M, int N, int K, Precision precision,
+                                          const std::optional<SiteTolerance> &site);
 
 // The site's own allclose over C against R (n elements), as site_allclose() on the CPU.
 SiteAllclose site_allclose_on_device(const float *C, const double *R, std::size_t n, SiteTolerance t);

@@ -40,6 +40,26 @@ cublasStatus_t baseline_product(cublasHandle_t handle, const float *A, const flo
                                      static_cast<int>(layout.batch));
 }
 
+// FP16 storage (LeetGPU #22, #57): GemmEx with FP32 computation on the tensor cores, as the
+// site's own baseline, α and β from the call (β·C₀ read where the layout reads C).
+cublasStatus_t baseline_half_product(cublasHandle_t handle, const float *A, const float *B, float *C,
+                                     const CallOrder &o) {
+    if (!handle) return CUBLAS_STATUS_NOT_INITIALIZED;
+    const auto scalar = [&](const char *role, float otherwise) {
+        const auto found = o.scalars.find(role);
+        return found == o.scalars.end() ? otherwise : static_cast<float>(found->second);
+    };
+    const float alpha = scalar("alpha", 1), beta = o.layout.c_read ? scalar("beta", 0) : 0;
+    const CublasApi &api = cublas_api();
+    if (o.layout.batch == 1)
+        return api.gemm_ex(handle, CUBLAS_OP_N, CUBLAS_OP_N, o.K, o.M, o.N, &alpha, B, CUDA_R_16F, o.K, A, CUDA_R_16F,
+                           o.N, &beta, C, CUDA_R_16F, o.K, CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT);
+    return api.gemm_strided_batched_ex(
+        handle, CUBLAS_OP_N, CUBLAS_OP_N, o.K, o.M, o.N, &alpha, B, CUDA_R_16F, o.K, static_cast<long long>(o.N) * o.K,
+        A, CUDA_R_16F, o.N, static_cast<long long>(o.M) * o.N, &beta, C, CUDA_R_16F, o.K,
+        static_cast<long long>(o.M) * o.K, static_cast<int>(o.layout.batch), CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT);
+}
+
 CallOutcome failed(std::string why) {
     CallOutcome outcome;
     outcome.failure = std::move(why);
@@ -56,6 +76,7 @@ CudaBackend::~CudaBackend() {
         cudaEventDestroy(own_events_.after);
     }
     if (cublas_) cublas_api().destroy(cublas_);
+    if (half_cublas_) cublas_api().destroy(half_cublas_);
 }
 
 std::string CudaBackend::start(bool baseline) {
@@ -113,6 +134,14 @@ std::string CudaBackend::map(int fd, std::size_t bytes) {
     if (r != CUDA_SUCCESS) return driver_error(r, "importing the judge's GPU memory");
     const std::string why = mapping_.map(handle, bytes);
     return why.empty() ? "" : "the judge's GPU memory: " + why;
+}
+
+// A second handle in cuBLAS's default math mode: the FP32 one is pedantic (never TF32), which
+// would keep an FP16 GemmEx off the tensor cores the site's baseline uses. Made on the first
+// FP16 call, a warm-up call.
+cublasHandle_t CudaBackend::half_handle() {
+    if (!half_cublas_ && cublas_ && cublas_api().create(&half_cublas_) != CUBLAS_STATUS_SUCCESS) half_cublas_ = nullptr;
+    return half_cublas_;
 }
 
 // Grown, never shrunk: the warm-up calls of a shape allocate it, the timed ones find it.
@@ -178,8 +207,10 @@ CallOutcome CudaBackend::call(const CallOrder &o) {
     const auto end = [&](std::size_t offset, std::size_t elements) { return offset + elements * 4; };
     const CUdeviceptr base = mapping_.base();
     const std::size_t bytes = mapping_.bytes();
-    const std::size_t a_elements = o.layout.a_elements(o.M, o.N), b_elements = o.layout.b_elements(o.N, o.K),
-                      c_elements = o.layout.c_elements(o.M, o.K);
+    // In 4-byte words: an fp16 operand's elements take half as many.
+    const std::size_t a_elements = o.layout.words(o.layout.a_elements(o.M, o.N)),
+                      b_elements = o.layout.words(o.layout.b_elements(o.N, o.K)),
+                      c_elements = o.layout.words(o.layout.c_elements(o.M, o.K));
     if (!base || end(o.a_offset, a_elements) > bytes || end(o.b_offset, b_elements) > bytes ||
         end(o.c_offset, c_elements) > bytes || end(o.bias_offset, o.layout.bias_elements(o.K)) > bytes ||
         end(o.factor_offset, o.layout.factor_elements(o.M, o.K)) > bytes)
@@ -213,8 +244,10 @@ CallOutcome CudaBackend::call(const CallOrder &o) {
             if (!(product = product_scratch(o.layout.product_elements(o.M, o.K))))
                 return failed("the baseline's scratch for the product could not be allocated");
         }
-        if (!cublas_ || baseline_product(cublas_, A, B, product, o.M, o.N, o.K, o.layout) != CUBLAS_STATUS_SUCCESS)
-            return failed("cuBLAS's baseline call failed");
+        const cublasStatus_t status = o.layout.element_bytes == 2 ? baseline_half_product(half_handle(), A, B, C, o)
+                                      : cublas_ ? baseline_product(cublas_, A, B, product, o.M, o.N, o.K, o.layout)
+                                                : CUBLAS_STATUS_NOT_INITIALIZED;
+        if (status != CUBLAS_STATUS_SUCCESS) return failed("cuBLAS's baseline call failed");
         if (!o.epilogue.empty() &&
             apply_baseline_epilogue(product, C, operands.bias, operands.factor, o.epilogue, o.M, o.K) != cudaSuccess)
             return failed("the baseline's epilogue kernel failed");

@@ -31,6 +31,8 @@ class CudaBackend : public RunnerBackend {
     bool record_own_event(cudaEvent_t &event);
     // The baseline's product of a problem whose C is one number; null when it cannot be had.
     float *product_scratch(std::size_t elements);
+    cublasHandle_t half_handle();
+    cublasHandle_t half_cublas_ = nullptr;
     std::optional<EntryCall> entry_;
     float *scratch_ = nullptr;
     std::size_t scratch_elements_ = 0;

@@ -117,9 +117,20 @@ bool batch_is_contiguous(const ProblemDescriptor &p) {
 
 // The roles the judge gives a meaning: the operands, the epilogue's own operands and scalars.
 bool judged_role(const std::string &role) {
-    for (const char *known : {"A", "B", "C", "nnz", "bias", "E", "slope", "scale"})
+    for (const char *known : {"A", "B", "C", "nnz", "bias", "E", "slope", "scale", "alpha", "beta"})
         if (role == known) return true;
     return false;
+}
+
+// The one dtype besides fp32 the judge judges: FP16 storage, FP32 accumulation (LeetGPU #22, #57).
+const std::string half_dtypes = "fp16 in, fp32 accumulate, fp16 out";
+
+// α·A·B + β·C₀ the judge judges: both scalars in their roles and C read (LeetGPU #22's form),
+// with no epilogue after it.
+bool scaling_is_judged(const ProblemDescriptor &p) {
+    const json &scaling = p.rest.value("scaling", json::object());
+    return scaling.is_object() && scaling.value("c_read", p.rest.value("c_read", false)) && p.roles.count("alpha") &&
+           p.roles.count("beta") && !p.rest.contains("epilogue");
 }
 
 struct StepName {
@@ -214,7 +225,11 @@ std::string ProblemDescriptor::dtypes() const {
 
 std::vector<std::string> ProblemDescriptor::not_yet_judged() const {
     std::vector<std::string> missing;
-    if (dtypes() != "fp32") missing.push_back(dtypes() + " operands");
+    if (dtypes() != "fp32" && dtypes() != half_dtypes) missing.push_back(dtypes() + " operands");
+    const ProductLayout stored = layout({});
+    if (dtypes() == half_dtypes && (stored.a_transposed || stored.b_transposed || stored.a_diagonal ||
+                                    rest.contains("epilogue") || rest.contains("structure")))
+        missing.push_back("fp16 operands stored other than row-major and dense, or with an epilogue");
     if (rest.contains("op")) {
         const json &op = rest.at("op");
         for (const char *operand : {"A", "B"})
@@ -223,7 +238,8 @@ std::vector<std::string> ProblemDescriptor::not_yet_judged() const {
     }
     if (rest.contains("batch") && !batch_is_contiguous(*this))
         missing.push_back("batch strides other than one product after another");
-    if (rest.contains("scaling") || rest.value("c_read", false)) missing.push_back("alpha and beta");
+    if ((rest.contains("scaling") || rest.value("c_read", false)) && !scaling_is_judged(*this))
+        missing.push_back("alpha and beta");
     // A triangle kept of the product of two such triangles is the product itself.
     const bool triangle_of_triangles =
         rest.contains("epilogue") && rest.at("epilogue").size() == 1 &&
@@ -290,6 +306,8 @@ ProductLayout ProblemDescriptor::layout(const std::vector<long long> &values) co
     }
     l.a_diagonal = rest.contains("structure") && rest.at("structure").is_object() &&
                    rest.at("structure").value("A", "") == "diagonal";
+    if (dtypes() == half_dtypes) l.element_bytes = 2;
+    l.c_read = scaling_is_judged(*this);
     const Epilogue e = epilogue(default_scalars());
     l.bias = e.reads_bias();
     l.factor = e.reads_factor();
