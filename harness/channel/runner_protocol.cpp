@@ -37,6 +37,8 @@ void to_json(json &j, const ProductLayout &l) {
     j = json{
         {"batch", l.batch}, {"a_t", l.a_transposed}, {"b_t", l.b_transposed},           {"a_diagonal", l.a_diagonal},
         {"bias", l.bias},   {"factor", l.factor},    {"scalar_output", l.scalar_output}};
+    if (l.element_bytes != 4) j["element_bytes"] = l.element_bytes;
+    if (l.c_read) j["c_read"] = true;
 }
 
 void from_json(const json &j, ProductLayout &l) {

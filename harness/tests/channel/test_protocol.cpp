@@ -521,13 +521,15 @@ TEST_CASE("an epilogue's facts travel whole: its operands modified, a timed call
     CHECK(back.facts.failed_timed_call->full->first_out_of_bound->expected == 12.25);
 }
 
-TEST_CASE("a call order carries the epilogue's operands and steps; an unknown step is refused") {
+TEST_CASE("a call order carries the epilogue operands and steps, and an unknown step is refused") {
     CallOrder o;
     o.M = 3;
     o.N = 4;
     o.K = 5;
     o.layout.bias = true;
     o.layout.scalar_output = true;
+    o.layout.element_bytes = 2;
+    o.layout.c_read = true;
     o.bias_offset = 4096;
     o.epilogue.count = 2;
     o.epilogue.steps[0] = {EpilogueOp::Bias, 0};

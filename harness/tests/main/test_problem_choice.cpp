@@ -56,8 +56,8 @@ TEST_CASE("--problem names a problem, suggests the nearest for a typo and refuse
                                            "tensara/matmul-3d?"));
     const auto unjudged = judge_with({"--problem", "leetgpu/32-int8-quantized-matmul", solution});
     CHECK(unjudged.exit_code == 64);
-    CHECK(contains(unwrapped(unjudged.output),
-                   "problem leetgpu/32-int8-quantized-matmul is listed but not yet judged"));
+    CHECK(
+        contains(unwrapped(unjudged.output), "problem leetgpu/32-int8-quantized-matmul is listed but not yet judged"));
     CHECK(contains(unwrapped(unjudged.output), "int8 quantization"));
     const auto list = judge_with({"--problem", "tensara/matmul-3d", "--list"});
     CHECK(list.exit_code == 0);

@@ -75,7 +75,7 @@ def status_of(url, data=None, headers=None):
 
 
 PICKED = "tensara/matrix-multiplication"  # a problem other than the default, judged
-UNJUDGED = "tensara/gemm-relu"  # a problem the judge lists but does not judge yet
+UNJUDGED = "leetgpu/32-int8-quantized-matmul"  # listed, not judged yet
 
 
 def submit(base, token, kind, name, source, **fields):

@@ -92,15 +92,15 @@ TEST_CASE("what a problem needs beyond an FP32 product is named, never judged as
     CHECK(missing[0] == "fp16 operands stored other than row-major and dense, or with an epilogue");
     CHECK(missing[1] == "an epilogue (gelu)");
     // FP16 storage with FP32 accumulation, α and β with C read (LeetGPU #22): judged.
-    const auto gemm = parse_problem(
-        with("\"baseline\"", "\"dtype\": {\"A\": \"fp16\", \"B\": \"fp16\", \"accumulate\": \"fp32\", "
-                             "\"C\": \"fp16\"}, \"baseline\""),
-        "p/problem.json");
+    const auto gemm =
+        parse_problem(with("\"baseline\"", "\"dtype\": {\"A\": \"fp16\", \"B\": \"fp16\", \"accumulate\": \"fp32\", "
+                                           "\"C\": \"fp16\"}, \"baseline\""),
+                      "p/problem.json");
     CHECK(gemm.not_yet_judged().empty());
     CHECK(gemm.layout({1, 2, 3, 4}).element_bytes == 2);
     CHECK(gemm.layout({1, 2, 3, 4}).words(5) == 3);
-    const auto bf16 = parse_problem(with("\"baseline\"", "\"dtype\": {\"A\": \"bf16\"}, \"baseline\""),
-                                    "p/problem.json");
+    const auto bf16 =
+        parse_problem(with("\"baseline\"", "\"dtype\": {\"A\": \"bf16\"}, \"baseline\""), "p/problem.json");
     CHECK(bf16.not_yet_judged() == std::vector<std::string>{"bf16 operands"});
 }
 
