@@ -17,9 +17,11 @@ constexpr TypeText scalar_types[] = {
     {ParameterType::Int, "int"}, {ParameterType::SizeT, "size_t"}, {ParameterType::Float, "float"}};
 
 // The scalars the referee sets on every call (CallOrder::scalars): A's count of non-zeros, the
-// epilogue's, α and β; the others would need the referee to know their meaning first.
+// epilogue's, α and β, an int8 problem's scales and zero points; the others would need the
+// referee to know their meaning first.
 bool runner_can_pass(const std::string &role) {
-    for (const char *known : {"nnz", "slope", "scale", "alpha", "beta"})
+    for (const char *known : {"nnz", "slope", "scale", "alpha", "beta", "scale_A", "scale_B", "scale_C", "zero_point_A",
+                              "zero_point_B", "zero_point_C"})
         if (role == known) return true;
     return false;
 }

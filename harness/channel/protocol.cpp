@@ -285,6 +285,10 @@ void to_json(json &j, const OutputCheck &o) {
              {"first_non_finite", bad_element_json(o.first_non_finite)},
              {"first_unwritten", bad_element_json(o.first_unwritten)}};
     if (o.site) j["site_allclose"] = *o.site;
+    if (o.exact) {
+        j["exact"] = true;
+        j["explanation"] = o.explanation;
+    }
 }
 
 void to_json(json &j, const SiteAllclose &s) {
@@ -317,6 +321,8 @@ void from_json(const json &j, OutputCheck &o) {
     o.first_out_of_bound = bad_element_from(j.at("first_out_of_bound"));
     o.first_non_finite = bad_element_from(j.at("first_non_finite"));
     o.first_unwritten = bad_element_from(j.at("first_unwritten"));
+    o.exact = j.value("exact", false);
+    o.explanation = j.value("explanation", "");
     if (const auto site = j.find("site_allclose"); site != j.end() && site->is_object())
         o.site = site->get<SiteAllclose>();
 }

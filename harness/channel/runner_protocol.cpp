@@ -51,7 +51,8 @@ void from_json(const json &j, ProductLayout &l) {
     l.scalar_output = j.value("scalar_output", false);
     l.element_bytes = j.value("element_bytes", 4);
     l.c_read = j.value("c_read", false);
-    if (l.element_bytes != 2 && l.element_bytes != 4) throw std::invalid_argument("elements of 2 or 4 bytes only");
+    if (l.element_bytes != 1 && l.element_bytes != 2 && l.element_bytes != 4)
+        throw std::invalid_argument("elements of 1, 2 or 4 bytes only");
     if (l.batch < 1) throw std::invalid_argument("a batch of fewer than one product");
 }
 

@@ -18,7 +18,7 @@ struct ProductLayout {
     bool bias = false;          // a bias operand: K values, one per column of C
     bool factor = false;        // a factor operand: M×K values, C's shape
     bool scalar_output = false; // C is one number (the epilogue sums the product)
-    int element_bytes = 4;      // of A, B and C: 2 for fp16 (an epilogue's operands are fp32)
+    int element_bytes = 4;      // of A, B and C: 2 for fp16, 1 for int8 (an epilogue's operands are fp32)
     bool c_read = false;        // C holds C₀ before the call (C = α·A·B + β·C₀)
 
     bool plain() const { return batch == 1 && !a_transposed && !b_transposed && !a_diagonal; }

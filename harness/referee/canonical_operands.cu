@@ -90,6 +90,23 @@ __global__ void widen_half(const unsigned short *packed, std::size_t n, float *w
     }
 }
 
+// Generated values are integers already (`data integers`, in int8's range by the case's own
+// check); rint and the clamp only make the packing total.
+__global__ void round_to_int8(float *values, std::size_t n, int zero_point, signed char *packed) {
+    for (std::size_t i = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x; i < n;
+         i += std::size_t(gridDim.x) * blockDim.x) {
+        const int v = static_cast<int>(fminf(fmaxf(rintf(values[i]), -128.0f), 127.0f));
+        packed[i] = static_cast<signed char>(v);
+        values[i] = static_cast<float>(v - zero_point);
+    }
+}
+
+__global__ void widen_int8(const signed char *packed, std::size_t n, float *wide) {
+    for (std::size_t i = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x; i < n;
+         i += std::size_t(gridDim.x) * blockDim.x)
+        wide[i] = static_cast<float>(packed[i]);
+}
+
 unsigned blocks_of(std::size_t n) { return static_cast<unsigned>(std::min<std::size_t>((n + 255) / 256, 65536)); }
 
 } // namespace
@@ -102,6 +119,16 @@ void round_to_half_on_device(float *values, std::size_t n, void *packed) {
 void widen_half_on_device(const void *packed, std::size_t n, float *wide) {
     widen_half<<<blocks_of(n), 256>>>(static_cast<const unsigned short *>(packed), n, wide);
     cuda_check(cudaGetLastError(), "widening the FP16 output");
+}
+
+void round_to_int8_on_device(float *values, std::size_t n, int zero_point, void *packed) {
+    round_to_int8<<<blocks_of(n), 256>>>(values, n, zero_point, static_cast<signed char *>(packed));
+    cuda_check(cudaGetLastError(), "packing the inputs as int8");
+}
+
+void widen_int8_on_device(const void *packed, std::size_t n, float *wide) {
+    widen_int8<<<blocks_of(n), 256>>>(static_cast<const signed char *>(packed), n, wide);
+    cuda_check(cudaGetLastError(), "widening the int8 output");
 }
 
 } // namespace gemm

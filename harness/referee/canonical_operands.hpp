@@ -1,7 +1,7 @@
 // The operands the checks read, made from the operands the solution is handed
 // (common/product_layout.hpp): a transposed operand turned back, a diagonal laid out as its
-// square matrix, FP16 values as floats. Exact copies of values (and zeros): the checks see the product the problem
-// defines, element for element.
+// square matrix, FP16 and int8 values as floats. Exact copies of values (and zeros): the checks see the product the
+// problem defines, element for element.
 #pragma once
 
 #include <cstddef>
@@ -25,5 +25,13 @@ void round_to_half_on_device(float *values, std::size_t n, void *packed);
 // n FP16 values as floats, exactly; the poison (0xFFFF: never written) becomes the FP32
 // poison, so the check tells unwritten elements apart as it does for an FP32 C.
 void widen_half_on_device(const void *packed, std::size_t n, float *wide);
+
+// Generated integers packed as int8 into `packed` (n bytes), and left in `values` less the
+// zero point: what the checks multiply, A − zero_point_A (or B's), exactly.
+void round_to_int8_on_device(float *values, std::size_t n, int zero_point, void *packed);
+
+// n int8 values as floats, exactly. Every byte is a value an int8 output may hold, so no
+// poison tells an unwritten element: the exact check finds it where it differs.
+void widen_int8_on_device(const void *packed, std::size_t n, float *wide);
 
 } // namespace gemm

@@ -26,8 +26,9 @@ namespace gemm {
 // operands the checks read (canonical: the pristine ones where the layout is plain, else their
 // transposes or the diagonal's square), the snapshot of C that every check reads, and the
 // projected check's scratch. An FP16 problem's operands are stored as halves (pristine and in
-// the arena) and read by the checks widened to floats (wide), exactly; a C that is read holds
-// C₀, made like the inputs, when the call begins.
+// the arena) and read by the checks widened to floats (wide), exactly; an int8 problem's as
+// bytes, read by the checks as floats less their zero points; a C that is read holds C₀, made
+// like the inputs, when the call begins.
 struct CaseReferee::Problem {
     // The arena's pieces in order: A, B, C, then the bias and the factor where the layout has them.
     static std::vector<std::size_t> pieces(int M, int N, int K, const ProductLayout &l) {
@@ -62,7 +63,7 @@ struct CaseReferee::Problem {
           factor(cursor.next(sizes[4])), projection(M, N, K, layout.batch) {
         if (layout.a_transposed || layout.a_diagonal) canonical_A.emplace(std::size_t(layout.batch) * M * N);
         if (layout.b_transposed) canonical_B.emplace(std::size_t(layout.batch) * N * K);
-        if (half()) {
+        if (half() || int8()) {
             wide_A.emplace(layout.a_elements(M, N));
             wide_B.emplace(layout.b_elements(N, K));
             wide_C.emplace(layout.c_elements(M, K));
@@ -73,15 +74,26 @@ struct CaseReferee::Problem {
         }
     }
     bool half() const { return layout.element_bytes == 2; }
+    bool int8() const { return layout.element_bytes == 1; }
     // Each timed call checked against the full reference, not projected: an epilogue is not
-    // linear in the inputs, and an FP16 output's rounding and β·C₀ are not in the projection's bound.
-    bool checked_in_full() const { return !epilogue.empty() || half() || layout.c_read; }
-    // A generated operand where the checks read it and, stored as FP16, packed into `stored`.
+    // linear in the inputs, an FP16 output's rounding and β·C₀ are not in the projection's
+    // bound, and an int8 output's requantization is exact.
+    bool checked_in_full() const { return !epilogue.empty() || half() || int8() || layout.c_read; }
+    // A generated operand where the checks read it and, stored as FP16 or int8, packed into `stored`.
     void make(const GeneratorSpec &spec, int input_set, MatrixId id, long long rows, long long cols, float *stored,
               std::optional<DeviceArray<float>> &wide) {
-        float *values = half() ? wide->data() : stored;
+        float *values = wide ? wide->data() : stored;
         generate_on_device(spec, input_set, id, static_cast<int>(rows), static_cast<int>(cols), values);
-        if (half()) round_to_half_on_device(values, static_cast<std::size_t>(rows) * cols, stored);
+        pack(id, values, static_cast<std::size_t>(rows) * cols, stored);
+    }
+    // Values the checks read → the stored operand, where it is not FP32 (the values are then
+    // left as the checks read them: FP16-rounded, or less the int8 zero point).
+    void pack(MatrixId id, float *values, std::size_t n, float *stored) {
+        if (half()) round_to_half_on_device(values, n, stored);
+        if (int8()) {
+            const Requantization q = requantization_of(scalars);
+            round_to_int8_on_device(values, n, id == MatrixId::A ? q.zero_point_A : q.zero_point_B, stored);
+        }
     }
 
     void generate(const GeneratorSpec &spec, int input_set) {
@@ -96,8 +108,12 @@ struct CaseReferee::Problem {
         make_canonical();
     }
     void upload(const std::vector<float> &a, const std::vector<float> &b) {
-        cuda_check(cudaMemcpy(pristine_A.data(), a.data(), a.size() * sizeof(float), cudaMemcpyHostToDevice), "upload");
-        cuda_check(cudaMemcpy(pristine_B.data(), b.data(), b.size() * sizeof(float), cudaMemcpyHostToDevice), "upload");
+        float *values_A = wide_A ? wide_A->data() : pristine_A.data(),
+              *values_B = wide_B ? wide_B->data() : pristine_B.data();
+        cuda_check(cudaMemcpy(values_A, a.data(), a.size() * sizeof(float), cudaMemcpyHostToDevice), "upload");
+        cuda_check(cudaMemcpy(values_B, b.data(), b.size() * sizeof(float), cudaMemcpyHostToDevice), "upload");
+        pack(MatrixId::A, values_A, a.size(), pristine_A.data());
+        pack(MatrixId::B, values_B, b.size(), pristine_B.data());
         make_canonical();
     }
     void make_canonical() {
@@ -119,11 +135,11 @@ struct CaseReferee::Problem {
     const float *C0_checked() const {
         return !layout.c_read ? nullptr : wide_C0 ? wide_C0->data() : pristine_C0->data();
     }
-    // The snapshot of C as the checks read it: widened from FP16 first.
+    // The snapshot of C as the checks read it: widened from FP16 or int8 first.
     const float *C_checked() {
-        if (!half()) return snapshot_C.data();
-        widen_half_on_device(snapshot_C.data(), wide_C->size(), wide_C->data());
-        return wide_C->data();
+        if (half()) widen_half_on_device(snapshot_C.data(), wide_C->size(), wide_C->data());
+        if (int8()) widen_int8_on_device(snapshot_C.data(), wide_C->size(), wide_C->data());
+        return wide_C ? wide_C->data() : snapshot_C.data();
     }
     const float *bias_checked() const { return layout.bias ? pristine_bias.data() : nullptr; }
     const float *factor_checked() const { return layout.factor ? pristine_factor.data() : nullptr; }
@@ -381,6 +397,10 @@ void CaseReferee::run_checked_call(Problem &p, const CaseRequest &request, CaseR
 OutputCheck CaseReferee::check_against(Problem &p, const TestCase &tc, DeviceReference &ref, Precision precision) {
     const float *C = p.C_checked();
     const int rows = static_cast<int>(p.rows_of_C());
+    if (p.int8())
+        return check_requantized_output_on_device(C, ref.value.data(), ref.magnitude.data(), p.A_checked(),
+                                                  p.B_checked(), requantization_of(p.scalars), rows, tc.N, tc.K,
+                                                  tc.site_tolerance);
     if (p.half() || p.layout.c_read) {
         const auto scalar = [&](const char *role, double otherwise) {
             const auto found = p.scalars.find(role);

@@ -2,6 +2,7 @@
 #include "verification/diagnosis.hpp"
 #include "verification/element_check.hpp"
 #include "verification/epilogue_bound.hpp"
+#include "verification/requantization_explanation.hpp"
 
 #include <cmath>
 #include <cstring>
@@ -464,6 +465,44 @@ OutputCheck check_scaled_output_on_device(const float *C, double *R, double *mag
     const double error_norm = v_norm > 0 ? out.normwise_error * v_norm : out.normwise_error;
     out.normwise_ratio = scaled_normwise_ratio(error_norm, std::sqrt(t.product_sq), std::sqrt(t.terms_sq), v_norm,
                                                normwise_tolerance(N, precision), scaling);
+    if (site) out.site = site_allclose_on_device(C, R, n, *site);
+    return out;
+}
+
+namespace {
+
+__global__ void carry_through_requantization(double *R, double *magnitude, Requantization q, std::size_t n) {
+    for (std::size_t e = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x; e < n;
+         e += std::size_t(gridDim.x) * blockDim.x) {
+        R[e] = q.output(R[e]);
+        magnitude[e] = 0; // no bound: equal or wrong
+    }
+}
+
+} // namespace
+
+OutputCheck check_requantized_output_on_device(const float *C, double *R, double *magnitude, const float *A,
+                                               const float *B, const Requantization &q, int M, int N, int K,
+                                               const std::optional<SiteTolerance> &site) {
+    const std::size_t n = static_cast<std::size_t>(M) * K;
+    carry_through_requantization<<<blocks_for(n), threads_per_block>>>(R, magnitude, q, n);
+    cuda_check(cudaGetLastError(), "the requantized reference");
+    OutputCheck out = check_output_on_device(C, R, magnitude, M, N, K, Precision::FP32);
+    out.exact = true;
+    out.normwise_ratio = 0;
+    out.error_class = out.out_of_bound > 0 ? "not exact" : "exact";
+    if (out.first_out_of_bound) {
+        const BadElement &e = *out.first_out_of_bound;
+        std::vector<float> row(N), column(N);
+        cuda_check(cudaMemcpy(row.data(), A + e.row * N, N * sizeof(float), cudaMemcpyDeviceToHost),
+                   "reading a wrong element's row of A");
+        cuda_check(cudaMemcpy2D(column.data(), sizeof(float), B + e.col, static_cast<std::size_t>(K) * sizeof(float),
+                                sizeof(float), N, cudaMemcpyDeviceToHost),
+                   "reading a wrong element's column of B");
+        double sum = 0; // integers below 2^53: exact in any order
+        for (int i = 0; i < N; ++i) sum += static_cast<double>(row[i]) * column[i];
+        out.explanation = explain_requantized_element(q, sum, static_cast<int>(e.got));
+    }
     if (site) out.site = site_allclose_on_device(C, R, n, *site);
     return out;
 }

@@ -4,6 +4,7 @@
 #pragma once
 
 #include "common/epilogue.hpp"
+#include "common/requantization.hpp"
 #include "referee/cuda_check.hpp"
 #include "verification/check.hpp"
 #include "verification/dtype_bound.hpp"
@@ -34,6 +35,14 @@ OutputCheck check_epilogue_output_on_device(const float *C, double *R, double *m
 OutputCheck check_scaled_output_on_device(const float *C, double *R, double *magnitude, const float *C0,
                                           const ScaledProduct &scaling, int M, int N, int K, Precision precision,
                                           const std::optional<SiteTolerance> &site);
+
+// An int8 output (C widened to floats, M×K) against the exact answer: R, the exact sums in
+// FP64, is requantized in place (common/requantization.hpp) and every element must be equal.
+// The first wrong element is explained from its sum, recomputed from its row of A and column
+// of B as the checks read them (less the zero points).
+OutputCheck check_requantized_output_on_device(const float *C, double *R, double *magnitude, const float *A,
+                                               const float *B, const Requantization &q, int M, int N, int K,
+                                               const std::optional<SiteTolerance> &site);
 
 // The site's own allclose over C against R (n elements), as site_allclose() on the CPU.
 SiteAllclose site_allclose_on_device(const float *C, const double *R, std::size_t n, SiteTolerance t);

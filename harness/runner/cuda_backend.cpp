@@ -2,6 +2,7 @@
 #include "cuda_driver/cublas_api.hpp"
 #include "cuda_driver/driver_api.hpp"
 #include "runner/baseline_epilogue.hpp"
+#include "runner/baseline_requantization.hpp"
 #include "runner/calibration_kernel.hpp"
 
 #include <cuda_runtime.h>
@@ -58,6 +59,37 @@ cublasStatus_t baseline_half_product(cublasHandle_t handle, const float *A, cons
         handle, CUBLAS_OP_N, CUBLAS_OP_N, o.K, o.M, o.N, &alpha, B, CUDA_R_16F, o.K, static_cast<long long>(o.N) * o.K,
         A, CUDA_R_16F, o.N, static_cast<long long>(o.M) * o.N, &beta, C, CUDA_R_16F, o.K,
         static_cast<long long>(o.M) * o.K, static_cast<int>(o.layout.batch), CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT);
+}
+
+// INT8 (LeetGPU #32): cuBLAS's int8 GEMM, exact int32 sums, into `scratch` (M·K sums, then M + K
+// ints for the zero points' line sums), then the judge's requantization kernel into C. Where
+// cuBLAS declines the integer form for a shape, its int8 GEMM summing in FP32 stands in (the
+// baseline is timed, never checked).
+cublasStatus_t baseline_int8_product(cublasHandle_t handle, const void *A, const void *B, void *C, float *scratch,
+                                     const CallOrder &o) {
+    if (!handle) return CUBLAS_STATUS_NOT_INITIALIZED;
+    const CublasApi &api = cublas_api();
+    const Requantization q = requantization_of(o.scalars);
+    const auto *a = static_cast<const signed char *>(A), *b = static_cast<const signed char *>(B);
+    auto *c = static_cast<signed char *>(C);
+    int *lines = reinterpret_cast<int *>(scratch) + static_cast<std::size_t>(o.M) * o.K;
+    const int one = 1, zero = 0;
+    cublasStatus_t status =
+        api.gemm_ex(handle, CUBLAS_OP_N, CUBLAS_OP_N, o.K, o.M, o.N, &one, B, CUDA_R_8I, o.K, A, CUDA_R_8I, o.N, &zero,
+                    scratch, CUDA_R_32I, o.K, CUBLAS_COMPUTE_32I, CUBLAS_GEMM_DEFAULT);
+    if (status == CUBLAS_STATUS_SUCCESS)
+        return apply_baseline_requantization(reinterpret_cast<const int *>(scratch), a, b, c, lines, q, o.M, o.N,
+                                             o.K) == cudaSuccess
+                   ? CUBLAS_STATUS_SUCCESS
+                   : CUBLAS_STATUS_EXECUTION_FAILED;
+    const float one_f = 1, zero_f = 0;
+    status = api.gemm_ex(handle, CUBLAS_OP_N, CUBLAS_OP_N, o.K, o.M, o.N, &one_f, B, CUDA_R_8I, o.K, A, CUDA_R_8I, o.N,
+                         &zero_f, scratch, CUDA_R_32F, o.K, CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT);
+    if (status != CUBLAS_STATUS_SUCCESS) return status;
+    return apply_baseline_requantization(static_cast<const float *>(scratch), a, b, c, lines, q, o.M, o.N, o.K) ==
+                   cudaSuccess
+               ? CUBLAS_STATUS_SUCCESS
+               : CUBLAS_STATUS_EXECUTION_FAILED;
 }
 
 CallOutcome failed(std::string why) {
@@ -137,8 +169,8 @@ std::string CudaBackend::map(int fd, std::size_t bytes) {
 }
 
 // A second handle in cuBLAS's default math mode: the FP32 one is pedantic (never TF32), which
-// would keep an FP16 GemmEx off the tensor cores the site's baseline uses. Made on the first
-// FP16 call, a warm-up call.
+// would keep an FP16 or int8 GemmEx off the tensor cores the site's baseline uses. Made on the
+// first such call, a warm-up call.
 cublasHandle_t CudaBackend::half_handle() {
     if (!half_cublas_ && cublas_ && cublas_api().create(&half_cublas_) != CUBLAS_STATUS_SUCCESS) half_cublas_ = nullptr;
     return half_cublas_;
@@ -238,13 +270,16 @@ CallOutcome CudaBackend::call(const CallOrder &o) {
         break;
     }
     case RunnerWork::Cublas: {
-        // A summed C's product goes to the runner's own scratch, which the epilogue then sums.
+        // A summed C's product, or an int8 C's int32 sums, go to the runner's own scratch first.
         float *product = C;
-        if (o.layout.scalar_output) {
-            if (!(product = product_scratch(o.layout.product_elements(o.M, o.K))))
+        if (o.layout.scalar_output || o.layout.element_bytes == 1) {
+            const std::size_t lines = o.layout.element_bytes == 1 ? std::size_t(o.M) + o.K : 0;
+            if (!(product = product_scratch(o.layout.product_elements(o.M, o.K) + lines)))
                 return failed("the baseline's scratch for the product could not be allocated");
         }
-        const cublasStatus_t status = o.layout.element_bytes == 2 ? baseline_half_product(half_handle(), A, B, C, o)
+        const cublasStatus_t status = o.layout.element_bytes == 1
+                                          ? baseline_int8_product(half_handle(), A, B, C, product, o)
+                                      : o.layout.element_bytes == 2 ? baseline_half_product(half_handle(), A, B, C, o)
                                       : cublas_ ? baseline_product(cublas_, A, B, product, o.M, o.N, o.K, o.layout)
                                                 : CUBLAS_STATUS_NOT_INITIALIZED;
         if (status != CUBLAS_STATUS_SUCCESS) return failed("cuBLAS's baseline call failed");

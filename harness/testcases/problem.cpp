@@ -117,13 +117,36 @@ bool batch_is_contiguous(const ProblemDescriptor &p) {
 
 // The roles the judge gives a meaning: the operands, the epilogue's own operands and scalars.
 bool judged_role(const std::string &role) {
-    for (const char *known : {"A", "B", "C", "nnz", "bias", "E", "slope", "scale", "alpha", "beta"})
+    for (const char *known : {"A", "B", "C", "nnz", "bias", "E", "slope", "scale", "alpha", "beta", "scale_A",
+                              "scale_B", "scale_C", "zero_point_A", "zero_point_B", "zero_point_C"})
         if (role == known) return true;
     return false;
 }
 
 // The one dtype besides fp32 the judge judges: FP16 storage, FP32 accumulation (LeetGPU #22, #57).
 const std::string half_dtypes = "fp16 in, fp32 accumulate, fp16 out";
+
+// INT8 in and out with exact int32 sums, requantized (LeetGPU #32; common/requantization.hpp).
+const std::string int8_dtypes = "int8 in, int32 accumulate, int8 out";
+
+// The requantization the judge judges: the three scales and three zero points in their roles,
+// listed in the order A, B, C, rounded half to even and clamped to int8's range.
+bool quantization_is_judged(const ProblemDescriptor &p) {
+    const json &q = p.rest.at("quantization");
+    if (!q.is_object()) return false;
+    const auto lists_roles = [&](const char *key, const char *prefix) {
+        const json &names = q.value(key, json());
+        if (!names.is_array() || names.size() != 3) return false;
+        for (int i = 0; i < 3; ++i) {
+            const auto role = p.roles.find(std::string(prefix) + "ABC"[i]);
+            if (role == p.roles.end() || !names[i].is_string() || names[i].get<std::string>() != role->second)
+                return false;
+        }
+        return true;
+    };
+    return lists_roles("scales", "scale_") && lists_roles("zero_points", "zero_point_") &&
+           q.value("rounding", "") == "half_even" && q.value("clamp", json()) == json::array({-128, 127});
+}
 
 // α·A·B + β·C₀ the judge judges: both scalars in their roles and C read (LeetGPU #22's form),
 // with no epilogue after it.
@@ -225,7 +248,8 @@ std::string ProblemDescriptor::dtypes() const {
 
 std::vector<std::string> ProblemDescriptor::not_yet_judged() const {
     std::vector<std::string> missing;
-    if (dtypes() != "fp32" && dtypes() != half_dtypes) missing.push_back(dtypes() + " operands");
+    if (dtypes() != "fp32" && dtypes() != half_dtypes && dtypes() != int8_dtypes)
+        missing.push_back(dtypes() + " operands");
     const ProductLayout stored = layout({});
     if (dtypes() == half_dtypes && (stored.a_transposed || stored.b_transposed || stored.a_diagonal ||
                                     rest.contains("epilogue") || rest.contains("structure")))
@@ -250,7 +274,13 @@ std::vector<std::string> ProblemDescriptor::not_yet_judged() const {
         const std::string why = epilogue_problem(*this);
         if (!why.empty()) missing.push_back("an epilogue (" + why + ")");
     }
-    if (rest.contains("quantization")) missing.push_back("int8 quantization");
+    if (dtypes() == int8_dtypes &&
+        (!stored.plain() || rest.contains("epilogue") || rest.contains("structure") || rest.contains("scaling")))
+        missing.push_back("int8 operands stored other than row-major and dense, or with an epilogue or scaling");
+    if (dtypes() == int8_dtypes && (!rest.contains("quantization") || !quantization_is_judged(*this)))
+        missing.push_back("an int8 requantization other than LeetGPU's (scales and zero points of A, B and C, "
+                          "half to even, clamped to [-128, 127])");
+    if (rest.contains("quantization") && dtypes() != int8_dtypes) missing.push_back("quantization of " + dtypes());
     if (rest.contains("structure"))
         for (const auto &[operand, kind] : rest.at("structure").items())
             if (kind.is_string() && !structure_of(kind.get<std::string>()) &&
@@ -307,12 +337,17 @@ ProductLayout ProblemDescriptor::layout(const std::vector<long long> &values) co
     l.a_diagonal = rest.contains("structure") && rest.at("structure").is_object() &&
                    rest.at("structure").value("A", "") == "diagonal";
     if (dtypes() == half_dtypes) l.element_bytes = 2;
+    if (dtypes() == int8_dtypes) l.element_bytes = 1;
     l.c_read = scaling_is_judged(*this);
     const Epilogue e = epilogue(default_scalars());
     l.bias = e.reads_bias();
     l.factor = e.reads_factor();
     l.scalar_output = e.sums();
     return l;
+}
+
+std::string ProblemDescriptor::default_data() const {
+    return dtypes() == int8_dtypes ? "integers -128 127" : "uniform -1 1";
 }
 
 std::map<std::string, double> ProblemDescriptor::default_scalars() const {

@@ -67,6 +67,9 @@ struct ProblemDescriptor {
     ProductLayout layout(const std::vector<long long> &dims) const;
     // The `scalars` key: the value of each scalar role a case does not set.
     std::map<std::string, double> default_scalars() const;
+    // The `data` of a case made from the command line (--shape, --stress) when --data is not
+    // given: "uniform -1 1", or int8's whole range for an int8 problem.
+    std::string default_data() const;
     // The epilogue with a case's scalars in its steps (empty where the problem has none, or
     // one not_yet_judged() names).
     Epilogue epilogue(const std::map<std::string, double> &scalars) const;

@@ -66,12 +66,14 @@ class Parser {
     std::string shape_usage() const;
     std::vector<double> read_matrix(const char *label, int rows, int cols, std::vector<int> *row_lines = nullptr);
     void check_complete(TestCase &tc);
+    void check_int8(const TestCase &tc) const;
 
     std::istringstream in_;
     std::string path_;
     const ProblemDescriptor &problem_;
     int line_number_ = 0;
     int shape_line_ = 0;
+    int data_line_ = 0;
     std::set<std::string> seen_;
     bool data_explicit_ = false, has_data_ = false, has_seed_ = false;
     std::vector<double> a_, b_, c_;
@@ -114,6 +116,7 @@ int Parser::parse_dimension(const std::string &token, const char *what) const {
 }
 
 void Parser::parse_data(const std::vector<std::string> &t, TestCase &tc) {
+    data_line_ = line_number_;
     if (t.size() == 2 && t[1] == "explicit") {
         data_explicit_ = true;
         return;
@@ -243,6 +246,51 @@ void Parser::check_complete(TestCase &tc) {
                 fail("missing `scalar " + role + " VALUE` (the problem gives " + role + " no default)");
     }
     tc.epilogue = problem_.epilogue(tc.scalars);
+    if (problem_.layout({}).element_bytes == 1) check_int8(tc);
+}
+
+// An int8 problem's case: integers in int8's range, zero points that are int8 values, scales
+// an FP32 float holds (not 0), and sums that int32 holds whatever the data: the problem
+// accumulates in int32, so a case past that would judge a sum the problem does not define.
+void Parser::check_int8(const TestCase &tc) const {
+    double low = tc.generator.low, high = tc.generator.high;
+    if (tc.has_explicit_data) {
+        const auto [a_low, a_high] = std::minmax_element(tc.A.begin(), tc.A.end());
+        const auto [b_low, b_high] = std::minmax_element(tc.B.begin(), tc.B.end());
+        low = std::min(*a_low, *b_low);
+        high = std::max(*a_high, *b_high);
+        for (const auto *values : {&tc.A, &tc.B})
+            for (float v : *values)
+                if (v != std::rint(v))
+                    fail_at(data_line_, formatted("an int8 problem's A and B hold integers; %g is not", v));
+    } else if (tc.generator.distribution != Distribution::Integers) {
+        fail_at(data_line_, "an int8 problem's data is `data integers LOW HIGH` (or explicit integers), within "
+                            "[-128, 127]");
+    }
+    if (low < -128 || high > 127)
+        fail_at(data_line_,
+                formatted("an int8 problem's data must lie within [-128, 127]; this case's spans [%g, %g]", low, high));
+    const auto scalar = [&](const char *role) {
+        const auto found = tc.scalars.find(role);
+        return found == tc.scalars.end() ? 0.0 : found->second;
+    };
+    for (const char *role : {"zero_point_A", "zero_point_B", "zero_point_C"}) {
+        const double z = scalar(role);
+        if (z != std::rint(z) || z < -128 || z > 127) fail(std::string(role) + " must be an integer in [-128, 127]");
+    }
+    for (const char *role : {"scale_A", "scale_B", "scale_C"}) {
+        const float s = static_cast<float>(scalar(role));
+        if (!std::isfinite(s) || s == 0) fail(std::string(role) + " must be a non-zero number that FP32 holds");
+    }
+    const auto widest = [&](double zero_point) {
+        return std::max(std::fabs(low - zero_point), std::fabs(high - zero_point));
+    };
+    const double largest_sum =
+        static_cast<double>(tc.N) * widest(scalar("zero_point_A")) * widest(scalar("zero_point_B"));
+    if (largest_sum > 2147483647.0)
+        fail_at(shape_line_, "sums of this case could reach " + std::to_string(static_cast<long long>(largest_sum)) +
+                                 ", past int32's 2147483647, in which the problem accumulates; use a smaller inner "
+                                 "dimension or narrower data");
 }
 
 std::string Parser::shape_usage() const {

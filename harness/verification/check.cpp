@@ -111,7 +111,14 @@ Judgement judge_output(const OutputCheck &o, const IntegrityCheck &g) {
     const std::string precision = o.precision == Precision::FP32   ? "FP32"
                                   : o.precision == Precision::TF32 ? "TF32"
                                                                    : "BF16";
-    if (o.out_of_bound > 0) {
+    if (o.exact && o.out_of_bound > 0) {
+        const auto &e = *o.first_out_of_bound;
+        std::ostringstream s;
+        s << count_of(o.out_of_bound, o.elements) << " differ from the exact answer; first at " << position(e)
+          << ": expected " << e.expected << ", got " << e.got;
+        if (!o.explanation.empty()) s << " (" << o.explanation << ")";
+        problems.push_back(s.str());
+    } else if (o.out_of_bound > 0) {
         const auto &e = *o.first_out_of_bound;
         std::ostringstream s;
         s.precision(9);
@@ -121,7 +128,7 @@ Judgement judge_output(const OutputCheck &o, const IntegrityCheck &g) {
         s << ", bound ±" << e.bound;
         problems.push_back(s.str());
     }
-    if (o.normwise_ratio > 1 && o.non_finite == 0 && o.unwritten == 0) {
+    if (!o.exact && o.normwise_ratio > 1 && o.non_finite == 0 && o.unwritten == 0) {
         std::ostringstream s;
         s.precision(3);
         s << "normwise error " << o.normwise_error << " is " << o.normwise_ratio << "× the " << precision

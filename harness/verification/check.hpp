@@ -57,6 +57,10 @@ struct OutputCheck {
     std::optional<BadElement> first_out_of_bound, first_non_finite, first_unwritten;
     // The site's own allclose over the same C, where the problem names its tolerance.
     std::optional<SiteAllclose> site;
+    // An exact answer (an int8 output): any difference is wrong, there is no bound or normwise
+    // test, and the first wrong element is explained (verification/requantization_explanation.hpp).
+    bool exact = false;
+    std::string explanation;
 };
 
 // Compares C with R on the CPU, element by element (the GPU does the same in

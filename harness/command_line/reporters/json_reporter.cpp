@@ -63,6 +63,10 @@ json check_json(const OutputCheck &o) {
               {"first_unwritten", bad_element_json(o.first_unwritten)}};
     // The site's own allclose over the checked call's C: beside the verdict, not deciding it.
     if (o.site) j["site_allclose"] = *o.site; // channel/protocol.hpp's keys
+    if (o.exact) {
+        j["exact"] = true; // an int8 output: no bound, no normwise test, every element equal
+        j["explanation"] = o.explanation;
+    }
     return j;
 }
 

@@ -17,10 +17,23 @@ namespace {
 
 const std::string family_source_dir = GEMM_SOURCE_DIR;
 
-CapturedRun judge_with(const std::vector<std::string> &args) {
+CapturedRun judge_with(const std::vector<std::string> &args, const ChildSetup &setup = {}) {
     std::vector<std::string> argv{gemm::test::judge_program};
     argv.insert(argv.end(), args.begin(), args.end());
-    return run_captured(argv);
+    return run_captured(argv, setup);
+}
+
+// Every shipped problem is judged: a copy of the checkout's testcases/ with one problem the
+// judge cannot judge yet (BF16, harness/tests/support/unjudged-problem), named in GEMM_JUDGE_ROOT.
+ChildSetup root_with_unjudged_problem(const TempFolder &folder) {
+    namespace fs = std::filesystem;
+    fs::create_directories(folder.at("checkout/testcases/example"));
+    fs::copy(family_source_dir + "/testcases", folder.at("checkout/testcases"), fs::copy_options::recursive);
+    fs::copy(family_source_dir + "/harness/tests/support/unjudged-problem",
+             folder.at("checkout/testcases/example/bf16-gemm"), fs::copy_options::recursive);
+    ChildSetup setup;
+    setup.environment = {"GEMM_JUDGE_ROOT=" + folder.at("checkout")};
+    return setup;
 }
 
 } // namespace
@@ -54,11 +67,14 @@ TEST_CASE("--problem names a problem, suggests the nearest for a typo and refuse
     CHECK(typo.exit_code == 64);
     CHECK(contains(unwrapped(typo.output), "--problem tensara/matmul-3e: no problem has this name; did you mean "
                                            "tensara/matmul-3d?"));
-    const auto unjudged = judge_with({"--problem", "leetgpu/32-int8-quantized-matmul", solution});
+    TempFolder folder;
+    const auto unjudged = judge_with({"--problem", "example/bf16-gemm", solution}, root_with_unjudged_problem(folder));
     CHECK(unjudged.exit_code == 64);
-    CHECK(
-        contains(unwrapped(unjudged.output), "problem leetgpu/32-int8-quantized-matmul is listed but not yet judged"));
-    CHECK(contains(unwrapped(unjudged.output), "int8 quantization"));
+    CHECK(contains(unwrapped(unjudged.output), "problem example/bf16-gemm is listed but not yet judged"));
+    CHECK(contains(unwrapped(unjudged.output), "bf16 in, fp32 accumulate, bf16 out operands"));
+    const auto int8 = judge_with({"--problem", "leetgpu/32-int8-quantized-matmul", "--list"});
+    CHECK(int8.exit_code == 0);
+    CHECK(contains(int8.output, "secret/07-half-steps"));
     const auto list = judge_with({"--problem", "tensara/matmul-3d", "--list"});
     CHECK(list.exit_code == 0);
     CHECK(contains(list.output, "sample/01-one"));

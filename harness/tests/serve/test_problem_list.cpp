@@ -8,7 +8,9 @@
 #include "test_support.hpp"
 #include "testcases/problem_catalog.hpp"
 
+#include <algorithm>
 #include <doctest/doctest.h>
+#include <filesystem>
 #include <set>
 
 using namespace gemm;
@@ -57,7 +59,23 @@ TEST_CASE("serve's problem list: every problem, the default first, then by site,
     REQUIRE(tensara != list.end());
     CHECK((*tensara)["site"] == "Tensara");
     CHECK((*tensara)["judged"] == true);
-    CHECK(std::any_of(list.begin(), list.end(), [](const auto &p) { return p["judged"] == false; }));
+}
+
+TEST_CASE("serve's problem list: a problem the judge cannot judge yet is listed with what it lacks") {
+    // Every shipped problem is judged, so the root is a copy of testcases/ with the BF16 fixture.
+    namespace fs = std::filesystem;
+    const gemm::test::TempFolder folder;
+    fs::copy(served_problems_root, folder.at("testcases"), fs::copy_options::recursive);
+    fs::create_directories(folder.at("testcases/example"));
+    fs::copy(std::string(GEMM_SOURCE_DIR) + "/harness/tests/support/unjudged-problem",
+             folder.at("testcases/example/bf16-gemm"), fs::copy_options::recursive);
+    const auto list = serve::problems_json(folder.at("testcases"));
+    const auto bf16 =
+        std::find_if(list.begin(), list.end(), [](const auto &p) { return p["name"] == "example/bf16-gemm"; });
+    REQUIRE(bf16 != list.end());
+    CHECK((*bf16)["judged"] == false);
+    CHECK(contains((*bf16)["not_yet_judged"].dump(), "bf16"));
+    CHECK(std::count_if(list.begin(), list.end(), [](const auto &p) { return p["judged"] == false; }) == 1);
 }
 
 TEST_CASE("serve's page of one problem: its statement and starter as the files hold them, null where absent") {

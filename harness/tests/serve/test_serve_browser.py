@@ -75,7 +75,22 @@ def status_of(url, data=None, headers=None):
 
 
 PICKED = "tensara/matrix-multiplication"  # a problem other than the default, judged
-UNJUDGED = "leetgpu/32-int8-quantized-matmul"  # listed, not judged yet
+UNJUDGED = "example/bf16-gemm"  # listed, not judged yet: the fixture below adds it
+
+
+def checkout_with_unjudged_problem(folder):
+    """Every shipped problem is judged, so the server reads a checkout whose testcases/ is a
+    copy of ours plus one problem the judge cannot judge yet (harness/tests/support/
+    unjudged-problem); everything else is our checkout's, linked."""
+    root = os.path.join(folder, "checkout")
+    os.makedirs(root)
+    for entry in os.listdir(SOURCE):
+        if entry != "testcases":
+            os.symlink(os.path.join(SOURCE, entry), os.path.join(root, entry))
+    shutil.copytree(os.path.join(SOURCE, "testcases"), os.path.join(root, "testcases"))
+    shutil.copytree(os.path.join(SOURCE, "harness", "tests", "support", "unjudged-problem"),
+                    os.path.join(root, "testcases", UNJUDGED))
+    return root
 
 
 def submit(base, token, kind, name, source, **fields):
@@ -96,7 +111,8 @@ def events(base, token, submission):
 
 
 def start_server(folder, history, queued):
-    environment = dict(os.environ, GEMM_JUDGE_SERVE_JUDGE=os.path.join(BIN, "fake_judge"), GEMM_JUDGE_ROOT=SOURCE)
+    environment = dict(os.environ, GEMM_JUDGE_SERVE_JUDGE=os.path.join(BIN, "fake_judge"),
+                       GEMM_JUDGE_ROOT=checkout_with_unjudged_problem(folder))
     server = subprocess.Popen([os.path.join(BIN, "gemm-judge"), "serve", "--port", "0", "--history", history,
                                "--queued-per-browser", str(queued)],
                               stdout=subprocess.PIPE, stderr=subprocess.STDOUT, env=environment, text=True)

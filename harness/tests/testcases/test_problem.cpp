@@ -294,3 +294,21 @@ TEST_CASE("every shipped problem loads, its starter answers its entry point, and
         }
     }
 }
+
+TEST_CASE("LeetGPU's int8 requantization is judged: bytes in the layout, its scalars passed; another rounding is not") {
+    const auto int8 = load_problem(problem_source_dir + "/testcases/leetgpu/32-int8-quantized-matmul/problem.json");
+    CHECK(int8.not_yet_judged().empty());
+    CHECK(int8.dtypes() == "int8 in, int32 accumulate, int8 out");
+    CHECK(int8.layout({3, 5, 7}).element_bytes == 1);
+    CHECK(int8.layout({3, 5, 7}).words(5) == 2);
+    CHECK(entry_plan_text(entry_plan_of(int8)) ==
+          "solve:A,B,C,0/int,1/int,2/int,=scale_A/float,=scale_B/float,=scale_C/float,=zero_point_A/int,"
+          "=zero_point_B/int,=zero_point_C/int");
+    auto text = *read_text_file(problem_source_dir + "/testcases/leetgpu/32-int8-quantized-matmul/problem.json");
+    const auto rounding = text.find("\"half_even\"");
+    REQUIRE(rounding != std::string::npos);
+    text.replace(rounding, 11, "\"half_away\"");
+    const auto away = parse_problem(text, "p/problem.json").not_yet_judged();
+    REQUIRE(away.size() == 1);
+    CHECK(contains(away[0], "an int8 requantization other than LeetGPU's"));
+}

@@ -3,6 +3,7 @@
 #include <doctest/doctest.h>
 
 #include "test_support.hpp"
+#include "testcases/problem.hpp"
 #include "testcases/testcase.hpp"
 
 #include <algorithm>
@@ -552,4 +553,34 @@ TEST_CASE("a *.case that is a dangling link, a loop of links, a folder or a FIFO
                                 at("05-fifo.case") + "is not a regular file (a FIFO, socket or device)",
                             });
     CHECK_THROWS_AS(load_suite(dir.path.string()), TestcaseError);
+}
+
+TEST_CASE("an int8 problem's case holds int8 integers, int8 zero points, FP32 scales and sums int32 holds") {
+    const auto problem =
+        load_problem(std::string(GEMM_SOURCE_DIR) + "/testcases/leetgpu/32-int8-quantized-matmul/problem.json");
+    const auto error_of = [&](const std::string &text) {
+        try {
+            parse_testcase(text, "c.case", "secret/c", problem);
+        } catch (const TestcaseError &e) {
+            return std::string(e.what());
+        }
+        return std::string();
+    };
+    const std::string shape = "shape 61 67 3\nseed 5\n";
+    CHECK(error_of(shape + "data integers -128 127\n").empty());
+    CHECK(contains(error_of(shape + "data uniform -1 1\n"), "c.case:3: an int8 problem's data is `data integers"));
+    CHECK(contains(error_of(shape + "data integers -200 127\n"), "spans [-200, 127]"));
+    CHECK(
+        contains(error_of(shape + "data integers -8 8\nscalar zero_point_B 300\n"), "zero_point_B must be an integer"));
+    CHECK(
+        contains(error_of(shape + "data integers -8 8\nscalar zero_point_A 1.5\n"), "zero_point_A must be an integer"));
+    CHECK(contains(error_of(shape + "data integers -8 8\nscalar scale_C 0\n"), "scale_C must be a non-zero number"));
+    CHECK(contains(error_of(shape + "data integers -8 8\nscalar scale_A 1e39\n"), "scale_A must be a non-zero number"));
+    // 255·255 per product: past 33,025 terms int32 cannot hold every sum.
+    CHECK(
+        error_of("shape 2 2 33025\nseed 5\ndata integers -128 127\nscalar zero_point_A 127\nscalar zero_point_B 127\n")
+            .empty());
+    CHECK(contains(
+        error_of("shape 2 2 33026\nseed 5\ndata integers -128 127\nscalar zero_point_A 127\nscalar zero_point_B 127\n"),
+        "c.case:1: sums of this case could reach 2147515650, past int32's 2147483647"));
 }
