@@ -40,6 +40,19 @@
 // it allows): worst normwise 0.045 of the bound on uniform data (N = 512 … 65536), 0.005 on
 // [0, 1], 0.025 on `data mixed`, 0.068 at ±20; worst elementwise 0.015. docs/perf-notes.md,
 // "Rung 12".
+// Second pass (issue 36), behind R12_V2 (default 0: everything above is what runs and what was
+// measured; R12_V2 = 0 compiles to the same PTX as before it). R12_V2 = 1 compiles and its
+// integer arithmetic was checked on the CPU, but it has NOT run on a GPU: the one device call
+// ran in a copy of another checkout. What it changes, each with its prediction at 4096³:
+// p and k chosen on the device by finish_stats's last block, the whole pipeline queued with no
+// read-back before the GEMM (−20 µs); row exponents in row_stats, no line_exponents kernels
+// (−3); quantize_a 16 columns a thread, 16-byte stores, no 64-bit division (−8); int8_gemm
+// persistent (one block an SM walks modulus × tile, the TMA ring running on across tiles: the
+// next tile's fill hides behind the epilogue, −28) with an epilogue that reduces modulo m by
+// full-rate float instructions instead of I2F/F2I and stores 16-byte rows through a swizzled
+// shared buffer (−34); the CRT reads k from the device (one kernel for k ≤ 8). Sum ≈ −93 µs:
+// ≈ 0.94 ms, 2.9× at 4096³ on the H200, if the predictions hold. docs/perf-notes.md, "Rung 12,
+// second pass".
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
@@ -389,7 +402,15 @@ __host__ __device__ constexpr int modulus(int t) {
 constexpr int QM = 128, QN = 256, QK = 128; // C tile: QM rows × QN columns; a slab is QK bytes of N
 constexpr int Q_STAGES = 4;
 constexpr int QA_BYTES = QM * QK, QB_BYTES = QN * QK, Q_STAGE_BYTES = QA_BYTES + QB_BYTES;
+#ifndef R12_V2 // 1: the second pass (issue 36), not yet run on a GPU: docs/perf-notes.md
+#define R12_V2 0
+#endif
+#if R12_V2
+constexpr int Q_EPI_BYTES = 64 * QN; // a consumer warpgroup's residue bytes of one tile, for coalesced stores
+constexpr int Q_SMEM_BYTES = Q_STAGES * Q_STAGE_BYTES + 2 * Q_EPI_BYTES + 1024 + 64;
+#else                                               // R12_V2 = 0: the measured version (first pass)
 constexpr int Q_SMEM_BYTES = Q_STAGES * Q_STAGE_BYTES + 1024 + 64;
+#endif                                              // R12_V2
 constexpr int MAX_INT8_N = 65536;                   // |Σ r·s| ≤ N·2¹⁴ must fit the int32 accumulator
 constexpr int INT8_MIN_N = 512, INT8_MIN_MK = 1024; // below: the rung 11 path (see int8_shape)
 #ifndef INT8_MIN_WORK // scripts/ladder-bench experiments only (0: the INT8 path wherever the shape allows)
@@ -398,7 +419,150 @@ constexpr int INT8_MIN_N = 512, INT8_MIN_MK = 1024; // below: the rung 11 path (
 #ifndef INT8_EXTRA_BITS // scripts/ladder-bench experiments only (accuracy against the moduli count)
 #define INT8_EXTRA_BITS 2
 #endif
+#if R12_V2
+#ifndef R12_PERSISTENT // scripts/ladder-bench experiments only (0: one tile a block, as before)
+#define R12_PERSISTENT 1
+#endif
+#ifndef R12_EPILOGUE // scripts/ladder-bench experiments only (0: the conversion-unit epilogue, char2 stores)
+#define R12_EPILOGUE 1
+#endif
 
+#if !R12_EPILOGUE
+// x mod m in [−⌊m/2⌋, ⌈m/2⌉ − 1] for |x| ≤ 2³⁰: the quotient from one float multiply is off by
+// at most 1, so one fold puts the remainder in range.
+__device__ __forceinline__ int symmetric_mod(int x, int m) {
+    int r = x - __float2int_rn(__int2float_rn(x) * (1.0f / static_cast<float>(m))) * m;
+    r -= r > (m - 1) / 2 ? m : 0;
+    r += r < -(m / 2) ? m : 0;
+    return r;
+}
+#endif
+
+// Device-resident statistics and the choice made from them, zeroed before each call: the
+// host no longer reads them back between the statistics and the GEMM (a round trip of the
+// whole pipeline, ≈ 20 µs at 4096³); the last block of finish_stats picks p and k and every
+// later kernel reads them.
+struct SpreadStats {
+    unsigned int spread_bits; // max over rows of A and columns of B of max|x| · N / Σ|x| (float bits)
+    unsigned int l1_bits[2];  // A's, B's: max over lines of Σ|x| · 2^−e (float bits)
+    unsigned int blocks_done; // finish_stats's blocks that have merged their columns
+    int p, k;                 // the choice; k = 0: the INT8 path is off for this call (nothing written)
+};
+
+struct Precision {
+    int p; // A and B become integers below 2^p in magnitude, per row and per column
+    int k; // moduli
+};
+
+// The precision from the spread (max|x| over mean |x| of the worst line): truncating a line to
+// p bits relative to its largest element costs it about 2^−p · spread relative to its typical
+// element, and the normwise bound is 4·u·√N = 2^(−22 + log₂N / 2); ⌈log₂ spread⌉ + 22 −
+// ⌊log₂N / 2⌋ bits would meet it with a factor of ~2.5 to spare, INT8_EXTRA_BITS more
+// bring the normwise error to about a tenth of the bound (uniform data). The
+// moduli: P = Πmₜ above 4·max Σₖ|A′ᵢₖ||B′ₖⱼ| ≤ 4·2^p·min(‖A′ᵢ‖₁, ‖B′ⱼ‖₁), so the
+// reconstruction is exact. k > MAX_MODULI (or p > 30): the rung 11 path instead. Integer
+// logarithms by frexp and shifts, so that host and device agree exactly.
+__host__ __device__ inline Precision choose_precision(float spread, float l1a, float l1b, int N) {
+    int e = 0;
+    const float f = frexpf(fmaxf(spread, 1.0f), &e);
+    const int ceil_log2_spread = f == 0.5f ? e - 1 : e; // ⌈log₂ spread⌉
+    int floor_log2_n = 0;
+    while ((2ll << floor_log2_n) <= N) ++floor_log2_n;
+    const int p = ceil_log2_spread + 22 - floor_log2_n / 2 + INT8_EXTRA_BITS;
+    if (p > 30) return {p, MAX_MODULI + 1};
+    const double l1 = ldexp(static_cast<double>(fminf(l1a, l1b)), p) + N / 2.0 + 1.0;
+    const double need = p + log2(l1) + 2.0;
+    double have = 0.0;
+    for (int k = 1; k <= MAX_MODULI; ++k) {
+        have += log2(static_cast<double>(modulus(k - 1)));
+        if (have > need) return {p, k};
+    }
+    return {p, MAX_MODULI + 1};
+}
+
+__device__ __forceinline__ void merge_line(SpreadStats *stats, int which, float mx, double sum, int N, int *e_out) {
+    int e = 0;
+    if (mx > 0.0f) {
+        frexpf(mx, &e);
+        const float spread = static_cast<float>(mx * static_cast<double>(N) / sum) * (1.0f + 0x1p-20f);
+        atomicMax(&stats->spread_bits, __float_as_uint(spread));
+        const float l1 = static_cast<float>(ldexp(sum, -e)) * (1.0f + 0x1p-20f);
+        atomicMax(&stats->l1_bits[which], __float_as_uint(l1));
+    }
+    *e_out = e;
+}
+
+// Per row of A (one warp a row): the largest |a| and Σ|a|, then at once the row's exponent
+// e (max|a| < 2^e, 0 for an all-zero row) and its spread figures.
+__global__ void row_stats(const float *__restrict__ A, int M, int N, int *exponent, SpreadStats *stats) {
+    const int lane = threadIdx.x % 32;
+    const int warp = (blockIdx.x * blockDim.x + threadIdx.x) / 32, warps = gridDim.x * blockDim.x / 32;
+    const bool vec4 = N % 4 == 0 && reinterpret_cast<uintptr_t>(A) % 16 == 0;
+    for (int row = warp; row < M; row += warps) {
+        const float *a = A + static_cast<size_t>(row) * N;
+        float mx = 0.0f;
+        double s = 0.0;
+        if (vec4) {
+#pragma unroll 4
+            for (int c = lane; c < N / 4; c += 32) {
+                const float4 x = reinterpret_cast<const float4 *>(a)[c];
+                const float x0 = fabsf(x.x), x1 = fabsf(x.y), x2 = fabsf(x.z), x3 = fabsf(x.w);
+                mx = fmaxf(fmaxf(mx, fmaxf(x0, x1)), fmaxf(x2, x3));
+                s += static_cast<double>(x0) + static_cast<double>(x1) + (static_cast<double>(x2) + x3);
+            }
+        } else {
+            for (int c = lane; c < N; c += 32) {
+                const float x = fabsf(a[c]);
+                mx = fmaxf(mx, x);
+                s += x;
+            }
+        }
+        for (int o = 16; o; o /= 2) {
+            mx = fmaxf(mx, __shfl_xor_sync(0xffffffffu, mx, o));
+            s += __shfl_xor_sync(0xffffffffu, s, o);
+        }
+        if (lane == 0) merge_line(stats, 0, mx, s, N, &exponent[row]);
+    }
+}
+
+// Per column of B: the largest |b| (as bits: non-negative floats order as integers) and Σ|b|,
+// each block a run of rows, atomically merged; amax and asum start at zero.
+__global__ void col_stats(const float *__restrict__ B, int N, int K, int rows_per_block, unsigned int *amax,
+                          double *asum) {
+    const int col = blockIdx.x * blockDim.x + threadIdx.x;
+    if (col >= K) return;
+    const int r0 = blockIdx.y * rows_per_block, r1 = min(N, r0 + rows_per_block);
+    float mx = 0.0f;
+    double s = 0.0;
+    for (int r = r0; r < r1; ++r) {
+        const float x = fabsf(B[static_cast<size_t>(r) * K + col]);
+        mx = fmaxf(mx, x);
+        s += x;
+    }
+    atomicMax(&amax[col], __float_as_uint(mx));
+    atomicAdd(&asum[col], s);
+}
+
+// Per column of B: its exponent and spread figures; then the last block to finish (row_stats
+// ran before, in stream order) picks p and k on the device. k_cap: the residue planes the host
+// allocated; a choice above it (or none at all) sets k = 0, every later kernel then returns at
+// once, and the host, reading the figures after the last kernel, takes another path.
+__global__ void finish_stats(const unsigned int *amax, const double *asum, int K, int N, int *exponent,
+                             SpreadStats *stats, int k_cap) {
+    for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < K; i += gridDim.x * blockDim.x)
+        merge_line(stats, 1, __uint_as_float(amax[i]), asum[i], N, &exponent[i]);
+    __threadfence(); // this block's maxima are visible before it counts itself done
+    __syncthreads();
+    if (threadIdx.x == 0 && atomicAdd(&stats->blocks_done, 1u) == gridDim.x - 1) {
+        __threadfence();
+        const volatile SpreadStats *v = stats;
+        const Precision prec = choose_precision(__uint_as_float(v->spread_bits), __uint_as_float(v->l1_bits[0]),
+                                                __uint_as_float(v->l1_bits[1]), N);
+        stats->p = prec.p;
+        stats->k = prec.p <= 30 && prec.k <= k_cap ? prec.k : 0;
+    }
+}
+#else  // R12_V2 = 0: the measured version (first pass)
 // x mod m in [−⌊m/2⌋, ⌈m/2⌉ − 1] for |x| ≤ 2³⁰: the quotient from one float multiply is off by
 // at most 1, so one fold puts the remainder in range.
 __device__ __forceinline__ int symmetric_mod(int x, int m) {
@@ -469,6 +633,7 @@ __global__ void line_exponents(const float *amax, const double *asum, int lines,
         exponent[i] = e;
     }
 }
+#endif // R12_V2
 
 // 2^e as a double, for −1022 ≤ e ≤ 1023 (the exponents here stay within ±400)
 __device__ __forceinline__ double pow2(int e) { return __longlong_as_double(static_cast<long long>(e + 1023) << 52); }
@@ -524,6 +689,57 @@ __device__ __forceinline__ void store_residues(const Split (&v)[4], int k, int8_
     }
 }
 
+#if R12_V2
+// the sixteen values' residues modulo modulus(t), t < k, one 16-byte word each into consecutive planes
+template <int T = 0>
+__device__ __forceinline__ void store_residues16(const Split (&v)[16], int k, int8_t *out, size_t plane_bytes) {
+    if constexpr (T < MAX_MODULI) {
+        if (T >= k) return;
+        constexpr int m = modulus(T);
+        uint4 w;
+        w.x = pack_bytes(residue_byte<m>(v[0]), residue_byte<m>(v[1]), residue_byte<m>(v[2]), residue_byte<m>(v[3]));
+        w.y = pack_bytes(residue_byte<m>(v[4]), residue_byte<m>(v[5]), residue_byte<m>(v[6]), residue_byte<m>(v[7]));
+        w.z = pack_bytes(residue_byte<m>(v[8]), residue_byte<m>(v[9]), residue_byte<m>(v[10]), residue_byte<m>(v[11]));
+        w.w =
+            pack_bytes(residue_byte<m>(v[12]), residue_byte<m>(v[13]), residue_byte<m>(v[14]), residue_byte<m>(v[15]));
+        *reinterpret_cast<uint4 *>(out + T * plane_bytes) = w;
+        store_residues16<T + 1>(v, k, out, plane_bytes);
+    }
+}
+
+// A (M×N) → k planes of residues, each M rows of ld bytes (ld a multiple of 16): row i scaled
+// by 2^(p − e_i), rounded to an integer, reduced modulo each modulus. Sixteen columns a thread
+// (four 16-byte loads in flight, one 16-byte store a plane; the columns from N to the next
+// multiple of 16 get zeros, never read: the tensor map ends at N), rows along blockIdx.y (no
+// division in the index arithmetic).
+__global__ void quantize_a(const float *__restrict__ A, const int *__restrict__ exponent, int M, int N, int ld,
+                           const SpreadStats *stats, int8_t *planes, size_t plane_bytes) {
+    const int k = stats->k, p = stats->p;
+    if (k == 0) return;
+    const bool vec4 = N % 4 == 0 && reinterpret_cast<uintptr_t>(A) % 16 == 0;
+    const int c0 = 16 * (blockIdx.x * blockDim.x + threadIdx.x);
+    if (c0 >= N) return;
+    for (int row = blockIdx.y; row < M; row += gridDim.y) {
+        const float *a = A + static_cast<size_t>(row) * N + c0;
+        float x[16];
+#pragma unroll
+        for (int q = 0; q < 4; ++q) {
+            if (vec4 && c0 + 4 * q + 3 < N) {
+                const float4 v = reinterpret_cast<const float4 *>(a)[q];
+                x[4 * q] = v.x, x[4 * q + 1] = v.y, x[4 * q + 2] = v.z, x[4 * q + 3] = v.w;
+            } else {
+#pragma unroll
+                for (int r = 0; r < 4; ++r) x[4 * q + r] = c0 + 4 * q + r < N ? a[4 * q + r] : 0.0f;
+            }
+        }
+        const int shift = p - exponent[row];
+        Split v[16];
+#pragma unroll
+        for (int q = 0; q < 16; ++q) v[q] = split15(scaled_integer(x[q], shift));
+        store_residues16(v, k, planes + static_cast<size_t>(row) * ld + c0, plane_bytes);
+    }
+}
+#else // R12_V2 = 0: the measured version (first pass)
 // A (M×N) → k planes of residues, each M rows of ld bytes (ld a multiple of 16): row i scaled
 // by 2^(p − e_i), rounded to an integer, reduced modulo each modulus. Four columns a thread.
 __global__ void quantize_a(const float *__restrict__ A, const int *__restrict__ exponent, int M, int N, int ld, int p,
@@ -550,14 +766,23 @@ __global__ void quantize_a(const float *__restrict__ A, const int *__restrict__ 
         store_residues(v, k, planes + static_cast<size_t>(row) * ld + c, plane_bytes);
     }
 }
+#endif // R12_V2
 
 // B (N×K) → k planes of Bᵀ's residues (K rows of ld bytes: N contiguous, as wgmma's s8 operands
 // must be), column j scaled by 2^(p − e_j). A block transposes 128 rows × 32 columns of B
 // through shared memory (a row pitch of 129: conflict-free writes); each thread then writes
 // four consecutive residues of one column of B as one char4 per plane.
+#if R12_V2
+__global__ void quantize_bt(const float *__restrict__ B, const int *__restrict__ exponent, int N, int K, int ld,
+                            const SpreadStats *stats, int8_t *planes, size_t plane_bytes) {
+    __shared__ float tile[32][129];
+    const int k = stats->k, p = stats->p;
+    if (k == 0) return;
+#else                                             // R12_V2 = 0: the measured version (first pass)
 __global__ void quantize_bt(const float *__restrict__ B, const int *__restrict__ exponent, int N, int K, int ld, int p,
                             int k, int8_t *planes, size_t plane_bytes) {
     __shared__ float tile[32][129];
+#endif                                            // R12_V2
     const int tx = threadIdx.x, ty = threadIdx.y; // 32 × 8
     for (int nb = blockIdx.y; nb * 128 < N; nb += gridDim.y)
         for (int kb = blockIdx.x; kb * 32 < K; kb += gridDim.x) {
@@ -628,6 +853,195 @@ __device__ __forceinline__ void wgmma_m64n256k32_s8(int (&d)[128], uint64_t desc
                  : "l"(desc_a), "l"(desc_b));
 }
 
+#if R12_V2
+__device__ __forceinline__ void named_barrier(int id, int threads) {
+    asm volatile("bar.sync %0, %1;\n" ::"r"(id), "r"(threads) : "memory");
+}
+
+// v mod m as a byte for |v| ≤ 2³⁰, m not a compile-time constant (one modulus a tile): the
+// arithmetic of residue_byte, full-rate float instructions on the 15-bit split; c = 2¹⁵ mod m
+// and inv = 1/m (correctly rounded, as 1.0f / M is) come from the caller.
+__device__ __forceinline__ unsigned int residue_byte_rt(int x, float m, float c, float inv) {
+    const Split v = split15(x);
+    const float y = fmaf(v.hi, c, v.lo);
+    const float q = fmaf(y, inv, ROUNDER) - ROUNDER;
+    return __float_as_uint(fmaf(-m, q, y) + ROUNDER);
+}
+
+// The INT8 products of every modulus (Aₜ·Bₜᵀ in int32, exact), reduced modulo mₜ into int8
+// residue planes of C (M×K each). Persistent: gridDim.x ≤ the SMs, each block walks the
+// tiles (modulus-major, each modulus's tiles in GROUP_M raster) with a stride of gridDim.x,
+// k read from the statistics. Warpgroup 0 loads by TMA into a Q_STAGES-deep mbarrier ring
+// that runs on across tiles (one slab counter for both sides: stage = it % Q_STAGES, phase =
+// it / Q_STAGES), so the next tile's first slabs arrive while the consumers are in the
+// epilogue; warpgroups 1 and 2 each issue wgmma m64n256k32 s8 for 64 rows. The epilogue
+// reduces each sum modulo mₜ by full-rate float instructions (the conversion unit, a quarter
+// of the rate, cost ≈ 2 µs a tile), writes the 64 × 256 bytes of its warpgroup to a
+// 16 KB shared buffer of its own (16-byte chunks XOR-swizzled by row: conflict-free both
+// ways) and stores them as 16-byte rows (char2 stores before: 8 rows × 8 bytes a warp store).
+__global__ void __launch_bounds__(384, 1)
+    int8_gemm(const __grid_constant__ CUtensorMap map_a, const __grid_constant__ CUtensorMap map_b, int8_t *residues,
+              int M, int K, int slabs, int tiles_m, int tiles_k, const SpreadStats *stats) {
+    extern __shared__ unsigned char smem_raw[];
+    const uint32_t base = (smem_u32(smem_raw) + 1023) & ~1023u;
+    const uint32_t epi_base = base + Q_STAGES * Q_STAGE_BYTES;
+    const uint32_t bars = epi_base + 2 * Q_EPI_BYTES;
+    auto full = [&](int s) { return bars + 8 * s; };
+    auto empty = [&](int s) { return bars + 8 * (Q_STAGES + s); };
+    const int wg = threadIdx.x / 128, tid = threadIdx.x % 128;
+    const int tiles = tiles_m * tiles_k, total = tiles * stats->k;
+    auto tile_coords = [&](int tile_id, int &tm, int &tk) {
+        const int tile = tile_id % tiles, group_tiles = GROUP_M * tiles_k;
+        const int first_m = tile / group_tiles * GROUP_M, rows_in = min(tiles_m - first_m, GROUP_M);
+        tm = first_m + tile % group_tiles % rows_in, tk = tile % group_tiles / rows_in;
+    };
+
+    if (threadIdx.x == 0) {
+        for (int s = 0; s < Q_STAGES; ++s) {
+            mbar_init(full(s), 1);
+            mbar_init(empty(s), 2);
+        }
+        asm volatile("fence.mbarrier_init.release.cluster;\n" ::: "memory");
+    }
+    __syncthreads();
+
+    if (wg == 0) {
+        asm volatile("setmaxnreg.dec.sync.aligned.u32 40;\n");
+        if (tid == 0) {
+            int it = 0;
+            for (int tile_id = blockIdx.x; tile_id < total; tile_id += gridDim.x) {
+                int tm, tk;
+                tile_coords(tile_id, tm, tk);
+                const int mod_index = tile_id / tiles;
+                for (int i = 0; i < slabs; ++i, ++it) {
+                    const int s = it % Q_STAGES;
+                    mbar_wait(empty(s), ((it / Q_STAGES) & 1) ^ 1);
+                    const uint32_t st = base + s * Q_STAGE_BYTES;
+                    mbar_expect_tx(full(s), Q_STAGE_BYTES);
+                    tma_load_3d(st, &map_a, full(s), i * QK, tm * QM, mod_index);
+                    tma_load_3d(st + QA_BYTES, &map_b, full(s), i * QK, tk * QN, mod_index);
+                }
+            }
+        }
+    } else {
+        asm volatile("setmaxnreg.inc.sync.aligned.u32 232;\n");
+        const int cw = wg - 1;
+        const int warp = tid / 32, lane = tid % 32;
+        int it = 0;
+        for (int tile_id = blockIdx.x; tile_id < total; tile_id += gridDim.x) {
+            int tm, tk;
+            tile_coords(tile_id, tm, tk);
+            const int mod_index = tile_id / tiles;
+            int acc[128];
+#pragma unroll
+            for (int j = 0; j < 128; ++j) acc[j] = 0;
+            for (int i = 0; i < slabs; ++i, ++it) {
+                const int s = it % Q_STAGES;
+                mbar_wait(full(s), (it / Q_STAGES) & 1);
+                const uint32_t a = base + s * Q_STAGE_BYTES + cw * 64 * QK, b = base + s * Q_STAGE_BYTES + QA_BYTES;
+                fence_operands(acc);
+                wgmma_fence();
+#pragma unroll
+                for (int kk = 0; kk < QK / 32; ++kk)
+                    wgmma_m64n256k32_s8(acc, smem_desc(a + 32 * kk), smem_desc(b + 32 * kk));
+                wgmma_commit();
+                wgmma_wait<1>(); // the previous slab's products are done: its stage goes back to the loader
+                fence_operands(acc);
+                if (tid == 0 && i > 0) mbar_arrive(empty((it - 1) % Q_STAGES));
+            }
+            wgmma_wait<0>();
+            fence_operands(acc);
+            if (tid == 0) mbar_arrive(empty((it - 1) % Q_STAGES));
+            // epilogue: lane owns rows r, r + 8 and column pairs 8·j + 2·(lane % 4) of its 64 × 256
+            const int m = modulus(mod_index);
+            int8_t *dst = residues + static_cast<size_t>(mod_index) * M * K;
+            const int row0 = tm * QM + cw * 64, col0 = tk * QN;
+#if R12_EPILOGUE
+            const uint32_t epi = epi_base + cw * Q_EPI_BYTES;
+            const float fm = static_cast<float>(m), inv = __frcp_rn(fm); // 1/m correctly rounded, whatever the flags
+            const int c15 = (1 << 15) % m;
+            const float c = static_cast<float>(c15 > m / 2 ? c15 - m : c15);
+            named_barrier(1 + cw, 128); // the previous tile's bytes are out of the buffer
+#pragma unroll
+            for (int j = 0; j < 32; ++j)
+#pragma unroll
+                for (int h = 0; h < 2; ++h) {
+                    const int r = warp * 16 + lane / 4 + 8 * h, col = 8 * j + 2 * (lane % 4);
+                    const int v0 = acc[4 * j + 2 * h], v1 = acc[4 * j + 2 * h + 1];
+                    // m = 256: the low byte is the residue (uniform branch: one modulus a tile)
+                    const unsigned int b0 = m == 256 ? static_cast<unsigned int>(v0) : residue_byte_rt(v0, fm, c, inv);
+                    const unsigned int b1 = m == 256 ? static_cast<unsigned int>(v1) : residue_byte_rt(v1, fm, c, inv);
+                    const uint32_t at = epi + r * QN + (col ^ ((r & 7) << 4));
+                    asm volatile("st.shared.b16 [%0], %1;\n" ::"r"(at),
+                                 "h"(static_cast<unsigned short>(__byte_perm(b0, b1, 0x0040)))
+                                 : "memory");
+                }
+            named_barrier(1 + cw, 128);
+            const int rows_here = min(64, M - row0), cols_here = min(QN, K - col0);
+            if (K % 16 == 0) {
+#pragma unroll
+                for (int n = 0; n < 8; ++n) {
+                    const int chunk = tid + 128 * n, r = chunk / 16, q = chunk % 16;
+                    if (r < rows_here && 16 * q < cols_here) {
+                        uint4 w;
+                        asm volatile("ld.shared.v4.b32 {%0, %1, %2, %3}, [%4];\n"
+                                     : "=r"(w.x), "=r"(w.y), "=r"(w.z), "=r"(w.w)
+                                     : "r"(epi + r * QN + ((q ^ (r & 7)) << 4))
+                                     : "memory");
+                        *reinterpret_cast<uint4 *>(dst + static_cast<size_t>(row0 + r) * K + col0 + 16 * q) = w;
+                    }
+                }
+            } else if (K % 4 == 0) {
+#pragma unroll 8
+                for (int n = 0; n < 32; ++n) {
+                    const int word = tid + 128 * n, r = word / 64, c4 = 4 * (word % 64);
+                    if (r < rows_here && c4 < cols_here) {
+                        unsigned int w;
+                        asm volatile("ld.shared.b32 %0, [%1];\n"
+                                     : "=r"(w)
+                                     : "r"(epi + r * QN + (c4 ^ ((r & 7) << 4)))
+                                     : "memory");
+                        *reinterpret_cast<unsigned int *>(dst + static_cast<size_t>(row0 + r) * K + col0 + c4) = w;
+                    }
+                }
+            } else {
+#pragma unroll 8
+                for (int n = 0; n < 128; ++n) {
+                    const int e = tid + 128 * n, r = e / QN, cb = e % QN;
+                    if (r < rows_here && cb < cols_here) {
+                        unsigned short w;
+                        asm volatile("ld.shared.u8 %0, [%1];\n"
+                                     : "=h"(w)
+                                     : "r"(epi + r * QN + (cb ^ ((r & 7) << 4)))
+                                     : "memory");
+                        dst[static_cast<size_t>(row0 + r) * K + col0 + cb] = static_cast<int8_t>(w);
+                    }
+                }
+            }
+#else
+            const int r0 = row0 + warp * 16 + lane / 4, c0 = col0 + 2 * (lane % 4);
+            const bool pairs = K % 2 == 0;
+#pragma unroll
+            for (int j = 0; j < 32; ++j)
+#pragma unroll
+                for (int h = 0; h < 2; ++h) {
+                    const int row = r0 + 8 * h, col = c0 + 8 * j;
+                    if (row >= M) continue;
+                    int8_t *q = dst + static_cast<size_t>(row) * K + col;
+                    const signed char v0 = static_cast<signed char>(symmetric_mod(acc[4 * j + 2 * h], m));
+                    const signed char v1 = static_cast<signed char>(symmetric_mod(acc[4 * j + 2 * h + 1], m));
+                    if (pairs && col + 1 < K) {
+                        *reinterpret_cast<char2 *>(q) = make_char2(v0, v1);
+                    } else {
+                        if (col < K) q[0] = v0;
+                        if (col + 1 < K) q[1] = v1;
+                    }
+                }
+#endif
+        }
+    }
+}
+#else // R12_V2 = 0: the measured version (first pass)
 // One modulus (blockIdx.y) of the product: a QM×QN tile of Aₜ·Bₜᵀ in int32 (exact), reduced
 // modulo mₜ into an int8 residue plane (M×K). Warpgroup 0 loads by TMA into a Q_STAGES-deep
 // mbarrier pipeline; warpgroups 1 and 2 each issue wgmma m64n256k32 s8 for 64 rows.
@@ -712,6 +1126,7 @@ __global__ void __launch_bounds__(384, 1)
             }
     }
 }
+#endif // R12_V2
 
 // Garner's digits in one reduction each: with Mₛ = m₀⋯mₛ₋₁ and Cₜ = Mₜ⁻¹ mod mₜ,
 // vₜ = rₜ·Cₜ + Σₛ₍ₛ₌₀…ₜ₋₁₎ vₛ·Dₛₜ mod mₜ, Dₛₜ = −Mₛ·Cₜ mod mₜ (both taken in [−mₜ/2, mₜ/2]).
@@ -748,6 +1163,94 @@ __device__ __forceinline__ float byte_value(unsigned int flipped, int q) {
     return __int_as_float(__byte_perm(flipped, 0x4B000000u, 0x7540 + q)) - (0x1p23f + 128.0f);
 }
 
+#if R12_V2
+// C = X · 2^(e_i + e_j − 2p), X the integer with the KM residues, |X| < P/4 (P = Πmₜ): Garner's
+// digits vₜ ∈ [−mₜ/2, mₜ/2] (floats; every sum below 2¹⁹, exact), then X from the digits in
+// groups of three (each group's value below 2²⁴, exact in float) put together in double
+// (relative error ≤ KM·2⁻⁵³). Four columns a thread (K % 4 == 0: one char4 load per plane, one
+// float4 store), all KM loads issued before the arithmetic, no conversion-unit instruction but
+// one per group and one for the result.
+template <int KM> __device__ __forceinline__ void crt_body(const int8_t *__restrict__ residues,
+                                                           const int *__restrict__ ea, const int *__restrict__ eb,
+                                                           int p, const CrtTables &tab, float *C, int M, int K) {
+    const size_t plane = static_cast<size_t>(M) * K;
+    const bool vec4 = K % 4 == 0 && reinterpret_cast<uintptr_t>(C) % 16 == 0;
+    const int groups = (K + 3) / 4;
+    for (int row = blockIdx.y; row < M; row += gridDim.y)
+        for (int g = blockIdx.x * blockDim.x + threadIdx.x; g < groups; g += gridDim.x * blockDim.x) {
+            const int col = 4 * g;
+            const size_t at = static_cast<size_t>(row) * K + col;
+            unsigned int word[KM];
+#pragma unroll
+            for (int t = 0; t < KM; ++t) {
+                const int8_t *src = residues + t * plane + at;
+                if (vec4) {
+                    word[t] = *reinterpret_cast<const unsigned int *>(src);
+                } else {
+                    unsigned int w = 0;
+#pragma unroll
+                    for (int q = 0; q < 4; ++q)
+                        if (col + q < K) w |= static_cast<unsigned int>(static_cast<uint8_t>(src[q])) << (8 * q);
+                    word[t] = w;
+                }
+                word[t] ^= 0x80808080u; // bytes + 128: unsigned
+            }
+            float out[4];
+#pragma unroll
+            for (int q = 0; q < 4; ++q) {
+                float v[KM];
+#pragma unroll
+                for (int t = 0; t < KM; ++t) {
+                    const float m = static_cast<float>(modulus(t));
+                    float y = byte_value(word[t], q) * tab.c[t];
+#pragma unroll
+                    for (int s = 0; s < t; ++s) y = fmaf(v[s], tab.d[s][t], y);
+                    const float quotient = fmaf(y, 1.0f / m, ROUNDER) - ROUNDER;
+                    v[t] = fmaf(-m, quotient, y);
+                }
+                double X = 0.0, scale = 1.0; // X = Σ groups · (product of the moduli below them)
+#pragma unroll
+                for (int g0 = 0; g0 < KM; g0 += 3) {
+                    float group = v[min(g0 + 2, KM - 1)];
+                    double span = modulus(g0);
+#pragma unroll
+                    for (int t = min(g0 + 2, KM - 1) - 1; t >= g0; --t) group = fmaf(group, modulus(t), v[t]);
+#pragma unroll
+                    for (int t = g0 + 1; t <= min(g0 + 2, KM - 1); ++t) span *= modulus(t);
+                    X = fma(static_cast<double>(group), scale, X);
+                    scale *= span;
+                }
+                out[q] = static_cast<float>(X * pow2(ea[row] + eb[min(col + q, K - 1)] - 2 * p));
+            }
+            float *dst = C + at;
+            if (vec4) {
+                *reinterpret_cast<float4 *>(dst) = make_float4(out[0], out[1], out[2], out[3]);
+            } else {
+#pragma unroll
+                for (int q = 0; q < 4; ++q)
+                    if (col + q < K) dst[q] = out[q];
+            }
+        }
+}
+
+template <int KM, int HI> __device__ __forceinline__ void crt_dispatch(int k, const int8_t *residues, const int *ea,
+                                                                       const int *eb, int p, const CrtTables &tab,
+                                                                       float *C, int M, int K) {
+    if (k == KM)
+        crt_body<KM>(residues, ea, eb, p, tab, C, M, K);
+    else if constexpr (KM < HI)
+        crt_dispatch<KM + 1, HI>(k, residues, ea, eb, p, tab, C, M, K);
+}
+
+// The moduli count from the statistics, and within the kernel a template argument again (every
+// loop over the moduli unrolled, every load independent): one kernel for counts up to 8 (48
+// registers, as crt_combine<8> alone had), one up to 12 for the rare allocation above 8.
+template <int HI> __global__ void crt_combine(const int8_t *__restrict__ residues, const int *__restrict__ ea,
+                                              const int *__restrict__ eb, const SpreadStats *stats, CrtTables tab,
+                                              float *C, int M, int K) {
+    crt_dispatch<1, HI>(stats->k, residues, ea, eb, stats->p, tab, C, M, K);
+}
+#else // R12_V2 = 0: the measured version (first pass)
 // C = X · 2^(e_i + e_j − 2p), X the integer with the KM residues, |X| < P/4 (P = Πmₜ): Garner's
 // digits vₜ ∈ [−mₜ/2, mₜ/2] (floats; every sum below 2¹⁹, exact), then X from the digits in
 // groups of three (each group's value below 2²⁴, exact in float) put together in double
@@ -843,6 +1346,7 @@ void combine(int k, const int8_t *res, const int *ea, const int *eb, int p, cons
     default: launch_crt<12>(res, ea, eb, p, tab, C, M, K); break;
     }
 }
+#endif // R12_V2
 
 // rows × cols int8 (cols = N, the reduction) per plane, planes planes at stride rows·ld bytes;
 // box 128 bytes × box_rows × 1, 128-byte swizzle, zeros outside.
@@ -864,6 +1368,80 @@ bool int8_shape(int M, int N, int K) {
            static_cast<double>(M) * N * K >= INT8_MIN_WORK;
 }
 
+#if R12_V2
+// Planes allocated for at least this many moduli (uniform data takes 7, the judge's `data
+// mixed` 7–8, twice its exponent range 8); raised to what a call needed when it needed more.
+int moduli_hint = 8;
+
+// false: nothing written to C, the caller takes the rung 11 path. The whole pipeline is queued
+// at once: the statistics pick p and k on the device (finish_stats), and every later kernel
+// reads them there; the host reads them only after the last kernel, to learn whether the
+// path ran (k = 0: the data wanted more moduli than the planes allocated, or more than 12,
+// and nothing was written; then again with planes for that many, or the rung 11 path).
+bool solve_int8(const float *A, const float *B, float *C, int M, int N, int K, bool again = false) {
+    static const int sms = sms_count();
+    static const cudaError_t smem_raised =
+        cudaFuncSetAttribute(int8_gemm, cudaFuncAttributeMaxDynamicSharedMemorySize, Q_SMEM_BYTES);
+    (void)smem_raised;
+    const int k_cap = std::min(std::max(moduli_hint, 8), MAX_MODULI);
+    const int ld = (N + 15) / 16 * 16;
+    const size_t a_plane = static_cast<size_t>(M) * ld, b_plane = static_cast<size_t>(K) * ld;
+    const size_t c_plane = static_cast<size_t>(M) * K;
+    auto up = [](size_t b) { return (b + 255) / 256 * 256; };
+    const size_t stats_bytes = up(sizeof(SpreadStats)) + up(K * 4ull) + up(K * 8ull) + up(M * 4ull) + up(K * 4ull);
+    unsigned char *at = reinterpret_cast<unsigned char *>(workspace(stats_bytes, 1));
+    if (!at) return false;
+    auto take = [&](size_t b) {
+        unsigned char *r = at;
+        at += up(b);
+        return r;
+    };
+    auto *stats = reinterpret_cast<SpreadStats *>(take(sizeof(SpreadStats)));
+    auto *amax_b = reinterpret_cast<unsigned int *>(take(K * 4ull));
+    auto *asum_b = reinterpret_cast<double *>(take(K * 8ull));
+    auto *ea = reinterpret_cast<int *>(take(M * 4ull));
+    auto *eb = reinterpret_cast<int *>(take(K * 4ull));
+    // the planes of one matrix sit at the tensor map's plane stride (rows · ld, a multiple of 16)
+    int8_t *qa = reinterpret_cast<int8_t *>(workspace(k_cap * (a_plane + b_plane + c_plane)));
+    if (!qa) return false;
+    int8_t *qb = qa + k_cap * a_plane, *res = qb + k_cap * b_plane;
+    CUtensorMap map_a, map_b;
+    if (!make_int8_map(&map_a, qa, M, N, ld, k_cap, QM) || !make_int8_map(&map_b, qb, K, N, ld, k_cap, QN))
+        return false;
+    // zero the stats, B's column maxima and sums (contiguous)
+    cudaMemsetAsync(stats, 0, reinterpret_cast<unsigned char *>(ea) - reinterpret_cast<unsigned char *>(stats));
+    row_stats<<<sms * 8, 256>>>(A, M, N, ea, stats);
+    const int rows_per_block = 64;
+    col_stats<<<dim3((K + 127) / 128, (N + rows_per_block - 1) / rows_per_block), 128>>>(B, N, K, rows_per_block,
+                                                                                         amax_b, asum_b);
+    finish_stats<<<(K + 255) / 256, 256>>>(amax_b, asum_b, K, N, eb, stats, k_cap);
+    const dim3 agrid((N + 16 * 128 - 1) / (16 * 128), std::min(M, 65535));
+    quantize_a<<<agrid, 128>>>(A, ea, M, N, ld, stats, qa, a_plane);
+    const dim3 qgrid(std::min((K + 31) / 32, 1 << 20), std::min((N + 127) / 128, 65535));
+    quantize_bt<<<qgrid, dim3(32, 8)>>>(B, eb, N, K, ld, stats, qb, b_plane);
+    const int tiles_m = (M + QM - 1) / QM, tiles_k = (K + QN - 1) / QN, tiles = tiles_m * tiles_k;
+    const int gemm_blocks = R12_PERSISTENT ? std::min(sms, tiles * k_cap) : tiles * k_cap;
+    int8_gemm<<<gemm_blocks, 384, Q_SMEM_BYTES>>>(map_a, map_b, res, M, K, (N + QK - 1) / QK, tiles_m, tiles_k, stats);
+    static const CrtTables tables = make_crt_tables();
+    const int groups = (K + 3) / 4, threads = 128;
+    const dim3 cgrid((groups + threads - 1) / threads, std::min(M, 65535));
+    if (k_cap <= 8)
+        crt_combine<8><<<cgrid, threads>>>(res, ea, eb, stats, tables, C, M, K);
+    else
+        crt_combine<MAX_MODULI><<<cgrid, threads>>>(res, ea, eb, stats, tables, C, M, K);
+    SpreadStats host{};
+    if (cudaMemcpy(&host, stats, sizeof(host), cudaMemcpyDeviceToHost) != cudaSuccess) return false;
+    if (host.k > 0) return true;
+    float spread, l1a, l1b;
+    std::memcpy(&spread, &host.spread_bits, 4);
+    std::memcpy(&l1a, &host.l1_bits[0], 4);
+    std::memcpy(&l1b, &host.l1_bits[1], 4);
+    const Precision prec = choose_precision(spread, l1a, l1b, N);
+    if (again || prec.p > 30 || prec.k > MAX_MODULI) return false;
+    moduli_hint = prec.k;
+    return solve_int8(A, B, C, M, N, K, true);
+}
+#else  // R12_V2 = 0: the measured version (first pass)
 struct Precision {
     int p; // A and B become integers below 2^p in magnitude, per row and per column
     int k; // moduli
@@ -951,6 +1529,7 @@ bool solve_int8(const float *A, const float *B, float *C, int M, int N, int K) {
     cudaDeviceSynchronize();
     return true;
 }
+#endif // R12_V2
 
 void solve_tf32x3(const float *A, const float *B, float *C, int M, int N, int K) {
     if (M <= 0 || K <= 0) return;
