@@ -499,9 +499,9 @@ OutputCheck check_requantized_output_on_device(const float *C, double *R, double
         cuda_check(cudaMemcpy2D(column.data(), sizeof(float), B + e.col, static_cast<std::size_t>(K) * sizeof(float),
                                 sizeof(float), N, cudaMemcpyDeviceToHost),
                    "reading a wrong element's column of B");
-        double sum = 0; // integers below 2^53: exact in any order
-        for (int i = 0; i < N; ++i) sum += static_cast<double>(row[i]) * column[i];
-        out.explanation = explain_requantized_element(q, sum, static_cast<int>(e.got));
+        std::vector<double> terms(N);
+        for (int i = 0; i < N; ++i) terms[i] = static_cast<double>(row[i]) * column[i];
+        out.explanation = explain_requantized_element(q, terms, static_cast<int>(e.got));
     }
     if (site) out.site = site_allclose_on_device(C, R, n, *site);
     return out;

@@ -1,6 +1,7 @@
 #include "verification/requantization_explanation.hpp"
 #include "common/text.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 
@@ -46,14 +47,51 @@ const Slip slips[] = {
 
 } // namespace
 
-std::string explain_requantized_element(const Requantization &q, double sum, int got) {
+namespace {
+
+// FP32 holds every integer up to 2^24; past it, adding an int8 product rounds.
+constexpr double fp32_exact_integers = 16777216.0;
+
+struct Sums {
+    double exact = 0;           // in double: integers below 2^53, exact in any order
+    double fp32 = 0;            // first to last in FP32, as a one-thread-per-element kernel adds
+    double largest_partial = 0; // the largest |partial sum| on the way
+};
+
+Sums sums_of(const std::vector<double> &terms) {
+    Sums s;
+    float fp32 = 0;
+    for (const double term : terms) {
+        s.exact += term;
+        fp32 += static_cast<float>(term); // |term| ≤ 65,536: exact in FP32
+        s.largest_partial = std::max(s.largest_partial, std::fabs(s.exact));
+    }
+    s.fp32 = fp32;
+    return s;
+}
+
+} // namespace
+
+std::string explain_requantized_element(const Requantization &q, const std::vector<double> &terms, int got) {
+    const Sums sums = sums_of(terms);
+    const double sum = sums.exact;
     const float scaled = q.scaled(sum);
     std::string text = formatted("the exact sum %.0f, ×scale_A ×scale_B ÷scale_C in FP32, is %.9g; rounded half "
                                  "to even, + zero_point_C %d and clamped: %d",
                                  sum, static_cast<double>(scaled), q.zero_point_C, q.output(sum));
+    // First, as the likelier story where it fits: a sum kept in FP32 lands close to the exact
+    // one, and the truncation slip can give the same int8 by chance.
+    const std::string fp32_slip = "; the sum's partial sums pass 2^24 (16777216), where FP32 stops holding every "
+                                  "integer: int8 products are summed in int32";
+    const bool past_fp32 = sums.largest_partial > fp32_exact_integers;
+    if (past_fp32 && q.output(sums.fp32) == got)
+        return text + "; got " + std::to_string(got) + ", as with the sum kept in FP32" + fp32_slip;
     for (const Slip &slip : slips)
         if (slip.stores(q, sum) == got && got != q.output(sum))
             return text + "; got " + std::to_string(got) + ", as with " + slip.what;
+    if (past_fp32)
+        return text + "; got " + std::to_string(got) + ", as a sum kept in FP32 (in another order) may give" +
+               fp32_slip;
     return text + "; got " + std::to_string(got) + ", which none of the usual slips gives (is the sum exact?)";
 }
 
