@@ -35,11 +35,11 @@ TestCase find_case(const std::string &suite_root, const std::string &name) {
     throw TestcaseError(why);
 }
 
-NewCaseRequest new_case_request(const CaseCommandOptions &c) {
+NewCaseRequest new_case_request(const CaseCommandOptions &c, const ProblemDescriptor &problem) {
     NewCaseRequest request;
     request.name = c.name;
     request.dims.assign(c.shape.begin(), c.shape.end());
-    request.data = c.data;
+    request.data = c.data_given ? c.data : problem.default_data();
     request.seed = c.seed;
     request.time_limit_s = c.time_limit_s;
     request.comment = c.comment;
@@ -59,7 +59,7 @@ int validate(const CaseCommandOptions &c, const std::string &suite_root) {
 // "wrote" is printed only once the writing returned.
 int run_action(const CaseCommandOptions &c, const std::string &suite_root) {
     if (c.action == "new") {
-        const std::string path = create_generated_case(suite_root, new_case_request(c));
+        const std::string path = create_generated_case(suite_root, new_case_request(c, suite_problem(suite_root)));
         print(std::cout, "wrote " + path + "\n");
         return 0;
     }

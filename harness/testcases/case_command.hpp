@@ -14,7 +14,8 @@ struct CaseCommandOptions {
     std::string name;   // new, show, export, import: a case name such as secret/19-my-case
     std::string path;   // validate: a file or folder (default: the suite)
     std::vector<int> shape;
-    std::string data = "uniform -1 1";
+    std::string data = "uniform -1 1"; // the suite's problem's default_data() unless data_given
+    bool data_given = false;
     long long seed = 1; // signed, so a negative seed is refused as itself, not as 2^64 - 5
     std::optional<double> time_limit_s;
     std::string comment;

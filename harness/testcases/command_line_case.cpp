@@ -16,7 +16,7 @@ TestCase command_line_case(const Shape &shape, long long seed, const std::string
 }
 
 TestCase command_line_case(const ProblemDescriptor &problem, const std::vector<int> &sizes, long long seed,
-                           const std::string &given_data) {
+                           const std::string &data) {
     std::string crossed, spaced, names;
     for (std::size_t i = 0; i < sizes.size(); ++i) {
         crossed += (i ? "x" : "") + std::to_string(sizes[i]);
@@ -30,9 +30,7 @@ TestCase command_line_case(const ProblemDescriptor &problem, const std::vector<i
         throw UsageError(shape_option + ": " + problem.name + " takes " + std::to_string(problem.dims.size()) +
                          " sizes, its dims " + names);
     }
-    if (problem.is_default) return command_line_case(Shape{sizes[0], sizes[1], sizes[2]}, seed, given_data);
-    // --data's default is the default problem's; a problem whose operands are not floats has its own.
-    const std::string &data = given_data == "uniform -1 1" ? problem.default_data() : given_data;
+    if (problem.is_default) return command_line_case(Shape{sizes[0], sizes[1], sizes[2]}, seed, data);
     if (data.find_first_of("\r\n") != std::string::npos) throw UsageError("--data: must be a single line");
     const std::string data_option = "--data '" + escape_for_terminal(data) + "'";
     return parse_option_case({{shape_option, "shape " + spaced},

@@ -148,9 +148,12 @@ void add_case_command(CLI::App &app, std::optional<CaseCommandOptions> &command,
     create->add_option("--shape", shape, "the sizes, e.g. 17x33x5 or 17 33 5 (a problem's: in its dims)")
         ->option_text("MxNxK")
         ->required();
-    create->add_option("--data", c.data, "uniform LOW HIGH | integers LOW HIGH | normal | mixed | sparse DENSITY")
+    create->add_option("--data", c.data,
+                       "uniform LOW HIGH | integers LOW HIGH | normal | mixed | sparse DENSITY (an int8 "
+                       "problem's default: integers -128 127)")
         ->option_text("WORDS")
-        ->capture_default_str();
+        ->capture_default_str()
+        ->each([&c](const std::string &) { c.data_given = true; });
     create->add_option("--seed", c.seed, "the generator's seed, from 0 to 2^59 - 1")
         ->option_text("SEED")
         ->check(whole_number())
@@ -508,9 +511,11 @@ std::variant<JudgeOptions, int> parse_command_line(int argc, const char *const *
         ->check(whole_number())
         ->capture_default_str();
     app.add_option("--data", options.selection.data,
-                   "the distribution of --shape and --stress (as in a .case file's data line)")
+                   "the distribution of --shape and --stress (as in a .case file's data line; an int8 "
+                   "problem's default: integers -128 127)")
         ->option_text("WORDS")
-        ->capture_default_str();
+        ->capture_default_str()
+        ->each([&options](const std::string &) { options.selection.data_given = true; });
     auto *stress_option = app.add_option("--stress", options.selection.stress,
                                          "judge this many random shapes (odd sizes weighted heavily); stops at "
                                          "the first failure and shrinks it")

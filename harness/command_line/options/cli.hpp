@@ -22,8 +22,9 @@ struct CaseSelection {
     // An ad-hoc generated case instead of the suite: --shape MxNxK [--seed S] [--data …].
     std::vector<int> shape;
     std::uint64_t seed = 1;
-    std::string data = "uniform -1 1";
-    int stress = 0; // --stress: number of random shapes; 0: no stress run
+    std::string data = "uniform -1 1"; // the chosen problem's default_data() unless data_given
+    bool data_given = false;           // --data on the command line, kept over any problem's default
+    int stress = 0;                    // --stress: number of random shapes; 0: no stress run
     int stress_max_size = 256;
 };
 

@@ -22,10 +22,13 @@ void refuse_unjudged(const ProblemDescriptor &problem) {
 }
 
 // --shape and --stress are in the chosen problem's dims, checked now that it is known.
+// --stress's --data too, on the smallest shape, so that a wrong one is refused before the GPU.
 void check_generated_cases(const JudgeOptions &options, const ProblemDescriptor &problem) {
+    const auto seed = static_cast<long long>(options.selection.seed);
     if (!options.selection.shape.empty())
-        command_line_case(problem, options.selection.shape, static_cast<long long>(options.selection.seed),
-                          options.selection.data);
+        command_line_case(problem, options.selection.shape, seed, options.selection.data);
+    else if (options.selection.stress > 0)
+        command_line_case(problem, std::vector<int>(problem.dims.size(), 1), seed, options.selection.data);
 }
 
 } // namespace
@@ -64,6 +67,9 @@ void choose_problem(JudgeOptions &options, const std::string &checkout_testcases
     }
     const ProblemDescriptor &problem = suite_problem(suite);
     refuse_unjudged(problem);
+    // --data's default is decided here, once the problem is known: a problem whose operands are
+    // not floats has its own; a --data given is kept, and refused by the case's checks if wrong.
+    if (!options.selection.data_given) options.selection.data = problem.default_data();
     check_generated_cases(options, problem);
 }
 

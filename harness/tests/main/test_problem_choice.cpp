@@ -1,6 +1,7 @@
 // Choosing the problem from the command line: ./judge problems, --problem, and the entry
 // point read from the solution's source, without a GPU.
 #include "common/terminal_text.hpp"
+#include "common/text.hpp"
 #include "judging/os/process.hpp"
 #include "test_support.hpp"
 
@@ -75,6 +76,18 @@ TEST_CASE("--problem names a problem, suggests the nearest for a typo and refuse
     const auto int8 = judge_with({"--problem", "leetgpu/32-int8-quantized-matmul", "--list"});
     CHECK(int8.exit_code == 0);
     CHECK(contains(int8.output, "secret/07-half-steps"));
+    // An int8 problem's --data defaults to integers; one given is kept, and refused when it
+    // cannot be int8, before anything is compiled, for --shape and --stress alike.
+    for (const std::vector<std::string> &generated :
+         {std::vector<std::string>{"--shape", "4x4x4"}, std::vector<std::string>{"--stress", "3"}}) {
+        std::vector<std::string> args = {"--problem", "leetgpu/32-int8-quantized-matmul", solution, "--data",
+                                         "uniform -1 1"};
+        args.insert(args.end(), generated.begin(), generated.end());
+        const auto floats = judge_with(args);
+        CAPTURE(floats.output);
+        CHECK(floats.exit_code == 64);
+        CHECK(contains(unwrapped(floats.output), "--data 'uniform -1 1': an int8 problem's data is"));
+    }
     const auto list = judge_with({"--problem", "tensara/matmul-3d", "--list"});
     CHECK(list.exit_code == 0);
     CHECK(contains(list.output, "sample/01-one"));
@@ -82,6 +95,22 @@ TEST_CASE("--problem names a problem, suggests the nearest for a typo and refuse
     const auto shape = judge_with({"--problem", "tensara/matmul-3d", solution, "--shape", "2x2x2"});
     CHECK(shape.exit_code == 64);
     CHECK(contains(unwrapped(shape.output), "--shape 2x2x2: tensara/matmul-3d takes 4 sizes, its dims n×m×k×l"));
+}
+
+TEST_CASE("case new --problem writes an int8 problem's case with integer data unless --data says otherwise") {
+    TempFolder folder;
+    const ChildSetup root = root_with_unjudged_problem(folder); // a copy of testcases/ to write into
+    const std::string problem = "leetgpu/32-int8-quantized-matmul";
+    const auto made = judge_with({"case", "new", "secret/99-x", "--problem", problem, "--shape", "4x4x4"}, root);
+    CAPTURE(made.output);
+    CHECK(made.exit_code == 0);
+    const auto text = read_text_file(folder.at("checkout/testcases/" + problem + "/secret/99-x.case"));
+    REQUIRE(text);
+    CHECK(contains(*text, "data integers -128 127\n"));
+    const auto floats = judge_with(
+        {"case", "new", "secret/98-x", "--problem", problem, "--shape", "4x4x4", "--data", "uniform -1 1"}, root);
+    CHECK(floats.exit_code != 0);
+    CHECK(contains(unwrapped(floats.output), "an int8 problem's data is"));
 }
 
 TEST_CASE("a solution's entry point picks its problem: Tensara's is compiled and found, a shared one is refused") {
