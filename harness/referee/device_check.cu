@@ -465,6 +465,8 @@ OutputCheck check_scaled_output_on_device(const float *C, double *R, double *mag
     const double error_norm = v_norm > 0 ? out.normwise_error * v_norm : out.normwise_error;
     out.normwise_ratio = scaled_normwise_ratio(error_norm, std::sqrt(t.product_sq), std::sqrt(t.terms_sq), v_norm,
                                                normwise_tolerance(N, precision), scaling);
+    out.error_class =
+        scaled_error_class(error_norm, std::sqrt(t.product_sq), std::sqrt(t.terms_sq), v_norm, N, scaling);
     if (site) out.site = site_allclose_on_device(C, R, n, *site);
     return out;
 }

@@ -1,5 +1,6 @@
 #include "verification/dtype_bound.hpp"
 #include "verification/check.hpp"
+#include "verification/precision.hpp"
 
 #include <cmath>
 
@@ -15,6 +16,17 @@ double scaled_normwise_ratio(double error_norm, double p_norm, double terms_norm
                            unit_roundoff(s.output) * v_norm;
     if (error_norm == 0) return 0;
     return allowed > 0 ? error_norm / allowed : INFINITY;
+}
+
+std::string scaled_error_class(double error_norm, double p_norm, double terms_norm, double v_norm, int N,
+                               const ScaledProduct &s) {
+    for (const auto &t : precisions()) {
+        const double tolerance = normwise_tolerance(N, t.precision);
+        if (scaled_normwise_ratio(error_norm, p_norm, terms_norm, v_norm, tolerance, s) > 1) continue;
+        if (s.output != Dtype::FP16 || t.precision == Precision::FP32) return t.error_class;
+        return std::string(t.error_class) + ", as a sum or a step kept in FP16 gives";
+    }
+    return s.output == Dtype::FP16 ? "worse than BF16, more than a sum kept in FP16 loses" : "worse than BF16";
 }
 
 double scaled_normwise_ratio(const std::vector<double> &C, const std::vector<double> &V, const std::vector<double> &P,

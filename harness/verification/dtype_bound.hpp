@@ -9,6 +9,7 @@
 
 #include <cmath>
 #include <cstddef>
+#include <string>
 #include <vector>
 
 namespace gemm {
@@ -59,5 +60,13 @@ double scaled_normwise_ratio(const std::vector<double> &C, const std::vector<dou
 // The same from the norms: `tolerance` is normwise_tolerance(N) of the precision judged.
 double scaled_normwise_ratio(double error_norm, double p_norm, double terms_norm, double v_norm, double tolerance,
                              const ScaledProduct &s);
+
+// The error's class against the same allowance with each precision's accumulation in turn
+// ("FP32-like", "TF32-like", …, verification/precision.hpp), so that a correct FP16-output
+// kernel is "FP32-like" although its output rounding alone is TF32's size. Below FP32 with an
+// FP16 output the class says what it looks like in an FP16 kernel, not which tensor-core
+// mode: FP16 inputs lose nothing in TF32.
+std::string scaled_error_class(double error_norm, double p_norm, double terms_norm, double v_norm, int N,
+                               const ScaledProduct &s);
 
 } // namespace gemm

@@ -8,6 +8,7 @@
 #include "verification/reference.hpp"
 
 #include <cmath>
+#include <string>
 #include <vector>
 
 using namespace gemm;
@@ -73,6 +74,7 @@ std::vector<double> scaled_kernel(const ScaledData &d, const ScaledProduct &s, b
 struct ScaledOutcome {
     long long outside = 0;
     double normwise_ratio = 0;
+    std::string error_class;
 };
 
 ScaledOutcome judge_scaled(const ScaledData &d, const std::vector<double> &C, const ScaledProduct &s) {
@@ -85,6 +87,16 @@ ScaledOutcome judge_scaled(const ScaledData &d, const std::vector<double> &C, co
         if (!(std::fabs(C[e] - x.value) <= x.bound)) ++o.outside;
     }
     o.normwise_ratio = scaled_normwise_ratio(C, V, ref.value, d.C0, d.N, s);
+    double error_sq = 0, p_sq = 0, terms_sq = 0, v_sq = 0; // the norms the referee sums on the GPU
+    for (std::size_t e = 0; e < C.size(); ++e) {
+        error_sq += (C[e] - V[e]) * (C[e] - V[e]);
+        p_sq += ref.value[e] * ref.value[e];
+        const double t = std::fabs(s.alpha * ref.value[e]) + std::fabs(s.beta * d.C0[e]);
+        terms_sq += t * t;
+        v_sq += V[e] * V[e];
+    }
+    o.error_class =
+        scaled_error_class(std::sqrt(error_sq), std::sqrt(p_sq), std::sqrt(terms_sq), std::sqrt(v_sq), d.N, s);
     return o;
 }
 
@@ -102,6 +114,7 @@ TEST_CASE("FP16 and BF16 inputs accumulated in FP32 in either order, scaled by �
                     const ScaledOutcome o = judge_scaled(d, scaled_kernel(d, s, backward, false), s);
                     CHECK(o.outside == 0);
                     CHECK(o.normwise_ratio <= 1);
+                    CHECK(o.error_class == "FP32-like"); // an FP16 output's rounding included
                 }
             }
 }
@@ -109,7 +122,11 @@ TEST_CASE("FP16 and BF16 inputs accumulated in FP32 in either order, scaled by �
 TEST_CASE("an FP16 accumulation fails the normwise test, and C₀ left unread where β ≠ 0 fails") {
     const ScaledProduct s{1, 0.5, Dtype::FP16};
     const ScaledData d = scaled_data(6, 2048, 6, Dtype::FP16, 9);
-    CHECK(judge_scaled(d, scaled_kernel(d, s, false, true), s).normwise_ratio > 1);
+    const ScaledOutcome fp16_sum = judge_scaled(d, scaled_kernel(d, s, false, true), s);
+    CHECK(fp16_sum.normwise_ratio > 1);
+    // Named for what it is in an FP16 kernel, with no tensor-core mode suggested.
+    CHECK(fp16_sum.error_class.find("kept in FP16") != std::string::npos);
+    CHECK(fp16_sum.error_class.find("FP32-like") == std::string::npos);
     const ScaledOutcome unread = judge_scaled(d, scaled_kernel(d, s, false, false, false), s);
     CHECK(unread.outside > 18); // of 36: all but those where β·C₀ is within the output's rounding
     CHECK(unread.normwise_ratio > 1);
