@@ -75,6 +75,7 @@ struct CaseReferee::Problem {
     }
     bool half() const { return layout.element_bytes == 2; }
     bool int8() const { return layout.element_bytes == 1; }
+    long long calls_prepared = 0;
     // Each timed call checked against the full reference, not projected: an epilogue is not
     // linear in the inputs, an FP16 output's rounding and β·C₀ are not in the projection's
     // bound, and an int8 output's requantization is exact.
@@ -146,8 +147,12 @@ struct CaseReferee::Problem {
     long long rows_of_C() const { return layout.batch * M; }
     // Before the start stamp: C poisoned (unwritten elements show), guards laid. A sum's one
     // number starts at zero, as the site hands it out (solutions add their parts to it).
+    // Every int8 byte is a value a right answer may hold, so its poison alternates, −1 then 0:
+    // an element left unwritten shows in one call or the next, even where every answer is
+    // the same (saturated, or z_C alone).
     void prepare_call() {
-        if (!layout.c_read) C.fill(layout.scalar_output ? 0x00 : 0xFF);
+        const bool int8_zero_poison = int8() && calls_prepared++ % 2 == 1;
+        if (!layout.c_read) C.fill(layout.scalar_output || int8_zero_poison ? 0x00 : 0xFF);
         for (GuardedBuffer *buffer : {&A, &B, &C}) buffer->fill_guards();
         if (layout.bias) bias.fill_guards();
         if (layout.factor) factor.fill_guards();
