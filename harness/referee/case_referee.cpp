@@ -449,26 +449,12 @@ void CaseReferee::run_timed_calls(Problem &p, const CaseRequest &request, CaseRe
         CallSample sample =
             clock.measure(&PhaseTimes::timing, [&] { return call(solution_, p, RunnerWork::Solve, call_index); });
         sample.throttled = gpu_reports_slowdown();
-        TimedCallCheck check;
-        std::optional<OutputCheck> full;
-        const bool passed = clock.measure(&PhaseTimes::verify, [&] {
-            const std::uint64_t check_seed = choices.next();
-            if (p.checked_in_full()) {
-                DeviceReference ref(tc.M, tc.N, tc.K, p.layout.batch);
-                compute_reference(cublas(), p.A_checked(), p.B_checked(), ref);
-                full = check_against(p, tc, ref, request.policy.precision);
-                check.integrity = p.integrity();
-                return judge_output(*full, check.integrity).verdict == Verdict::AC;
-            }
-            check = p.projection.check(p.A_checked(), p.B_checked(), p.snapshot_C.data(), check_seed,
-                                       request.policy.precision);
-            check.integrity = p.integrity();
-            return judge_timed_call(check, request.policy.precision, tc.N, p.rows_of_C() * tc.K).verdict == Verdict::AC;
-        });
+        const CallCheck check = clock.measure(
+            &PhaseTimes::verify, [&] { return verify_call(p, tc, request.policy.precision, choices.next()); });
         ++r.verification.calls;
-        ++(full ? r.verification.full_checks : r.verification.projected_checks);
-        if (!passed) {
-            r.facts.failed_timed_call = FailedTimedCall{call_index - 1, check, full};
+        ++(check.full ? r.verification.full_checks : r.verification.projected_checks);
+        if (check.judgement.verdict != Verdict::AC) {
+            r.facts.failed_timed_call = FailedTimedCall{call_index - 1, check.projected, check.full};
             r.failed_in_timed_calls = true;
             return;
         }
@@ -480,10 +466,32 @@ void CaseReferee::run_timed_calls(Problem &p, const CaseRequest &request, CaseRe
     r.timing->sm_clock_mhz = current_sm_clock_mhz();
 }
 
-TimedRun CaseReferee::time_cublas(Problem &p, const SamplingRule &rule, bool calibrations_between,
+CaseReferee::CallCheck CaseReferee::verify_call(Problem &p, const TestCase &tc, Precision precision,
+                                                std::uint64_t check_seed) {
+    CallCheck check;
+    if (p.checked_in_full()) {
+        DeviceReference ref(tc.M, tc.N, tc.K, p.layout.batch);
+        compute_reference(cublas(), p.A_checked(), p.B_checked(), ref);
+        check.full = check_against(p, tc, ref, precision);
+        check.projected.integrity = p.integrity();
+        check.judgement = judge_output(*check.full, check.projected.integrity);
+        return check;
+    }
+    check.projected = p.projection.check(p.A_checked(), p.B_checked(), p.snapshot_C.data(), check_seed, precision);
+    check.projected.integrity = p.integrity();
+    check.judgement = judge_timed_call(check.projected, precision, tc.N, p.rows_of_C() * tc.K);
+    return check;
+}
+
+// cuBLAS's calls on the last timed call's inputs; the last one's output is then checked as a
+// solution's would be, since a ratio to cuBLAS means something only where cuBLAS computed
+// this problem (the right transposes, strides, epilogue, requantization). A baseline that
+// fails is the judge's failure (JE), never the solution's.
+TimedRun CaseReferee::time_cublas(Problem &p, const CaseRequest &request,
                                   std::optional<InterleavedCalibration> &calibrations) {
+    const SamplingRule &rule = request.policy.sampling;
     Sampler sampler(rule);
-    if (calibrations_between) calibrations = interleaving_for(p, rule);
+    if (request.policy.calibration_between_calls) calibrations = interleaving_for(p, rule);
     while (sampler.wants_more()) {
         CallSample sample = call(baseline_, p, RunnerWork::Cublas, 0);
         sample.throttled = gpu_reports_slowdown();
@@ -491,6 +499,13 @@ TimedRun CaseReferee::time_cublas(Problem &p, const SamplingRule &rule, bool cal
         sampler.record(sample);
         if (!warm_up) calibrate_between(p, calibrations, sample.ms, false);
     }
+    const CallCheck check =
+        verify_call(p, request.testcase, request.policy.precision, SplitMix64(~request.secret).next());
+    if (check.judgement.verdict != Verdict::AC)
+        throw CaseStopped(RefereeWork::RefereeFailed,
+                          "the baseline's output fails the judge's own check, so its time is no baseline for "
+                          "this problem: " +
+                              check.judgement.detail);
     TimedRun run = sampler.result();
     run.sm_clock_mhz = current_sm_clock_mhz();
     return run;
@@ -623,10 +638,8 @@ CaseResult CaseReferee::run_case(const CaseRequest &request) {
     run_timed_calls(problem, request, r, clock, interleaved.solution);
     if (r.facts.failed_timed_call) return r;
     if (request.policy.baseline)
-        r.baseline = clock.measure(&PhaseTimes::baseline, [&] {
-            return time_cublas(problem, request.policy.sampling, request.policy.calibration_between_calls,
-                               interleaved.cublas);
-        });
+        r.baseline =
+            clock.measure(&PhaseTimes::baseline, [&] { return time_cublas(problem, request, interleaved.cublas); });
     settle_offset(problem, r, interleaved);
     return r;
 }

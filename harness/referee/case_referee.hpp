@@ -75,14 +75,21 @@ class CaseReferee {
                                   CalibrationKind kind = CalibrationKind::Light);
     void run_checked_call(Problem &p, const CaseRequest &request, CaseResult &r, PhaseClock &clock);
     OutputCheck check_against(Problem &p, const TestCase &tc, DeviceReference &ref, Precision precision);
+    // One call's output against its own inputs, as every timed call's is: in full where the
+    // problem is checked in full, else by projections and sampled elements. True when it passes.
+    struct CallCheck {
+        TimedCallCheck projected;
+        std::optional<OutputCheck> full;
+        Judgement judgement;
+    };
+    CallCheck verify_call(Problem &p, const TestCase &tc, Precision precision, std::uint64_t check_seed);
     // The calibration calls made between a run's calls (measurement/interleaved_calibration.hpp), each run's own.
     struct RunCalibration {
         std::optional<InterleavedCalibration> solution, cublas;
     };
     void run_timed_calls(Problem &p, const CaseRequest &request, CaseResult &r, PhaseClock &clock,
                          std::optional<InterleavedCalibration> &calibrations);
-    TimedRun time_cublas(Problem &p, const SamplingRule &rule, bool calibrations_between,
-                         std::optional<InterleavedCalibration> &calibrations);
+    TimedRun time_cublas(Problem &p, const CaseRequest &request, std::optional<InterleavedCalibration> &calibrations);
     std::optional<InterleavedCalibration> interleaving_for(const Problem &p, const SamplingRule &rule) const;
     void calibrate_between(Problem &p, std::optional<InterleavedCalibration> &calibrations, double raw_ms,
                            bool in_solution_process_too);
