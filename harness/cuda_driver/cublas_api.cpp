@@ -36,6 +36,7 @@ CublasApi open_cublas() {
     look_up(library, "cublasSgemm_v2", api.sgemm);
     look_up(library, "cublasDgemm_v2", api.dgemm);
     look_up(library, "cublasSgemmStridedBatched", api.sgemm_strided_batched);
+    look_up(library, "cublasSgemv_v2", api.sgemv);
     look_up(library, "cublasSdgmm", api.sdgmm);
     look_up(library, "cublasGemmEx", api.gemm_ex);
     look_up(library, "cublasGemmStridedBatchedEx", api.gemm_strided_batched_ex);

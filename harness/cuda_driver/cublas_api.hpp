@@ -29,6 +29,8 @@ struct CublasApi {
                                               const void *, const void *, cudaDataType, int, long long, const void *,
                                               cudaDataType, int, long long, const void *, void *, cudaDataType, int,
                                               long long, int, cublasComputeType_t, cublasGemmAlgo_t);
+    cublasStatus_t (*sgemv)(cublasHandle_t, cublasOperation_t, int, int, const float *, const float *, int,
+                            const float *, int, const float *, float *, int);
     cublasStatus_t (*sdgmm)(cublasHandle_t, cublasSideMode_t, int, int, const float *, int, const float *, int, float *,
                             int);
 };

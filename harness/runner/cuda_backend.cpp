@@ -18,7 +18,8 @@ namespace {
 // The baseline: cuBLAS's call for the product as the operands are stored. C = A·B for
 // row-major matrices: cuBLAS is column-major, so it computes Cᵀ = Bᵀ·Aᵀ; an operand stored
 // transposed is op T there too; a batch is one strided-batched call; a diagonal A is SDGMM
-// (B's columns scaled, in cuBLAS's view the right side).
+// (B's columns scaled, in cuBLAS's view the right side); one product with one column (a
+// matrix-vector problem, or any case with K = 1) is SGEMV, cuBLAS's routine for it.
 cublasStatus_t baseline_product(cublasHandle_t handle, const float *A, const float *B, float *C, int M, int N, int K,
                                 const ProductLayout &layout) {
     const float one = 1, zero = 0;
@@ -31,6 +32,12 @@ cublasStatus_t baseline_product(cublasHandle_t handle, const float *A, const flo
             if (status != CUBLAS_STATUS_SUCCESS) return status;
         }
         return CUBLAS_STATUS_SUCCESS;
+    }
+    if (layout.batch == 1 && K == 1) {
+        // y = A·x with A row-major M×N: in cuBLAS's view N×M (ld N), so op T; stored
+        // transposed (N×M row-major) it is M×N there (ld M), op N. B's one column is x either way.
+        if (layout.a_transposed) return api.sgemv(handle, CUBLAS_OP_N, M, N, &one, A, M, B, 1, &zero, C, 1);
+        return api.sgemv(handle, CUBLAS_OP_T, N, M, &one, A, N, B, 1, &zero, C, 1);
     }
     const cublasOperation_t op_b = layout.b_transposed ? CUBLAS_OP_T : CUBLAS_OP_N;
     const cublasOperation_t op_a = layout.a_transposed ? CUBLAS_OP_T : CUBLAS_OP_N;
@@ -63,8 +70,8 @@ cublasStatus_t baseline_half_product(cublasHandle_t handle, const float *A, cons
 
 // INT8 (LeetGPU #32): cuBLAS's int8 GEMM, exact int32 sums, into `scratch` (M·K sums, then M + K
 // ints for the zero points' line sums), then the judge's requantization kernel into C. Where
-// cuBLAS declines the integer form for a shape, its int8 GEMM summing in FP32 stands in (the
-// baseline is timed, never checked).
+// cuBLAS declines the integer form for a shape, its int8 GEMM summing in FP32 stands in: exact
+// while the sums stay below 2^24, and the baseline's output is checked (a JE past that).
 cublasStatus_t baseline_int8_product(cublasHandle_t handle, const void *A, const void *B, void *C, float *scratch,
                                      const CallOrder &o) {
     if (!handle) return CUBLAS_STATUS_NOT_INITIALIZED;
