@@ -1,7 +1,6 @@
 #include "cuda_driver/cublas_api.hpp"
 
-#include <dlfcn.h>
-#include <stdexcept>
+#include "cuda_driver/library_symbols.hpp"
 
 namespace gemm {
 
@@ -17,29 +16,20 @@ constexpr const char *library_file = GEMM_CUBLAS_LIBRARY;
 constexpr const char *library_file = GEMM_SONAME(CUBLAS_VER_MAJOR);
 #endif
 
-template <typename Function> void look_up(void *library, const char *name, Function &into) {
-    into = reinterpret_cast<Function>(dlsym(library, name));
-    if (!into) throw std::runtime_error(std::string("cuBLAS (") + library_file + ") has no " + name);
-}
-
 CublasApi open_cublas() {
-    void *library = dlopen(library_file, RTLD_NOW | RTLD_LOCAL);
-    if (!library) {
-        const char *why = dlerror();
-        throw std::runtime_error(std::string("cannot open cuBLAS: ") + (why ? why : library_file));
-    }
+    const LibrarySymbols library("cuBLAS", library_file);
     CublasApi api{};
     // The _v2 names are what cublas_v2.h's macros call.
-    look_up(library, "cublasCreate_v2", api.create);
-    look_up(library, "cublasDestroy_v2", api.destroy);
-    look_up(library, "cublasSetMathMode", api.set_math_mode);
-    look_up(library, "cublasSgemm_v2", api.sgemm);
-    look_up(library, "cublasDgemm_v2", api.dgemm);
-    look_up(library, "cublasSgemmStridedBatched", api.sgemm_strided_batched);
-    look_up(library, "cublasSgemv_v2", api.sgemv);
-    look_up(library, "cublasSdgmm", api.sdgmm);
-    look_up(library, "cublasGemmEx", api.gemm_ex);
-    look_up(library, "cublasGemmStridedBatchedEx", api.gemm_strided_batched_ex);
+    library.look_up("cublasCreate_v2", api.create);
+    library.look_up("cublasDestroy_v2", api.destroy);
+    library.look_up("cublasSetMathMode", api.set_math_mode);
+    library.look_up("cublasSgemm_v2", api.sgemm);
+    library.look_up("cublasDgemm_v2", api.dgemm);
+    library.look_up("cublasSgemmStridedBatched", api.sgemm_strided_batched);
+    library.look_up("cublasSgemv_v2", api.sgemv);
+    library.look_up("cublasSdgmm", api.sdgmm);
+    library.look_up("cublasGemmEx", api.gemm_ex);
+    library.look_up("cublasGemmStridedBatchedEx", api.gemm_strided_batched_ex);
     return api;
 }
 

@@ -277,6 +277,16 @@ CallOutcome CudaBackend::call(const CallOrder &o) {
         break;
     }
     case RunnerWork::Cublas: {
+        // + bias then ReLU on one FP32 product: cuBLASLt's fused epilogue, where it has an
+        // algorithm for the shape; else SGEMM and the judge's own epilogue kernel, below.
+        const bool bias_relu = o.epilogue.count == 2 && o.epilogue.steps[0].op == EpilogueOp::Bias &&
+                               o.epilogue.steps[1].op == EpilogueOp::Relu && o.layout.element_bytes == 4 &&
+                               o.layout.batch == 1 && !o.layout.a_diagonal && !o.layout.scalar_output;
+        if (bias_relu) {
+            const cublasStatus_t fused = bias_relu_.run(A, B, operands.bias, C, o.M, o.N, o.K, o.layout);
+            if (fused == CUBLAS_STATUS_SUCCESS) break;
+            if (fused != CUBLAS_STATUS_NOT_SUPPORTED) return failed("cuBLASLt's baseline call failed");
+        }
         // A summed C's product, or an int8 C's int32 sums, go to the runner's own scratch first.
         float *product = C;
         if (o.layout.scalar_output || o.layout.element_bytes == 1) {

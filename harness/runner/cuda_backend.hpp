@@ -6,6 +6,7 @@
 #include "cuda_driver/mapped_allocation.hpp"
 #include "runner/runner_loop.hpp"
 
+#include "runner/baseline_bias_relu.hpp"
 #include "runner/entry_call.hpp"
 #include <cublas_v2.h>
 #include <cuda.h>
@@ -37,6 +38,7 @@ class CudaBackend : public RunnerBackend {
     float *scratch_ = nullptr;
     std::size_t scratch_elements_ = 0;
     cublasHandle_t cublas_ = nullptr;
+    BiasReluBaseline bias_relu_; // cuBLASLt's fused epilogue, for a problem whose steps are + bias, ReLU
     int multiprocessors_ = 1;
     MappedAllocation mapping_; // the referee's arena, as this process sees it
     static unsigned long long current_context_id();
