@@ -148,9 +148,10 @@ void add_case_command(CLI::App &app, std::optional<CaseCommandOptions> &command,
     create->add_option("--shape", shape, "the sizes, e.g. 17x33x5 or 17 33 5 (a problem's: in its dims)")
         ->option_text("MxNxK")
         ->required();
-    create->add_option("--data", c.data,
-                       "uniform LOW HIGH | integers LOW HIGH | normal | mixed | sparse DENSITY (an int8 "
-                       "problem's default: integers -128 127)")
+    create
+        ->add_option("--data", c.data,
+                     "uniform LOW HIGH | integers LOW HIGH | normal | mixed | sparse DENSITY (an int8 "
+                     "problem's default: integers -128 127)")
         ->option_text("WORDS")
         ->capture_default_str()
         ->each([&c](const std::string &) { c.data_given = true; });

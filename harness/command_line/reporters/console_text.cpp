@@ -308,8 +308,8 @@ std::string format_site_allclose(const std::vector<CaseResult> &results) {
         if (!r.check->site->passes()) failing.push_back(&r);
     }
     if (!tolerance) return "";
-    std::string text = formatted("the site's allclose (atol %g, rtol %g) against the judge's reference: ", tolerance->atol,
-                                 tolerance->rtol);
+    std::string text = formatted(
+        "the site's allclose (atol %g, rtol %g) against the judge's reference: ", tolerance->atol, tolerance->rtol);
     if (failing.empty()) return text + "passes on every checked case (" + count_of_cases(checked) + ")\n";
     text += "fails on " + count_of_cases(failing.size()) + ":";
     for (std::size_t i = 0; i < failing.size() && i < 3; ++i)

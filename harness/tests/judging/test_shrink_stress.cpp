@@ -84,7 +84,7 @@ TEST_CASE("--stress of every judged problem draws valid cases in its dims, withi
     for (const auto &problem : problems_below(root)) {
         if (!problem.not_yet_judged().empty()) continue;
         CAPTURE(problem.name);
-        const auto cases = stress_cases(problem, 30, 11, 256, "uniform -1 1");
+        const auto cases = stress_cases(problem, 30, 11, 256, problem.default_data()); // int8's: integers
         REQUIRE(cases.size() == 30);
         std::set<std::vector<long long>> distinct;
         for (const auto &tc : cases) {
@@ -93,6 +93,6 @@ TEST_CASE("--stress of every judged problem draws valid cases in its dims, withi
             distinct.insert(tc.dims);
         }
         CHECK(distinct.size() > 10); // drawn, not one shape repeated
-        CHECK(stress_cases(problem, 30, 11, 256, "uniform -1 1")[29].dims == cases[29].dims); // reproducible
+        CHECK(stress_cases(problem, 30, 11, 256, problem.default_data())[29].dims == cases[29].dims); // reproducible
     }
 }

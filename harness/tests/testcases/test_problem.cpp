@@ -295,7 +295,7 @@ TEST_CASE("every shipped problem loads, its starter answers its entry point, and
     }
 }
 
-TEST_CASE("LeetGPU's int8 requantization is judged: bytes in the layout, its scalars passed; another rounding is not") {
+TEST_CASE("LeetGPU's int8 requantization is judged: bytes in the layout, its scalars passed, another rounding not") {
     const auto int8 = load_problem(problem_source_dir + "/testcases/leetgpu/32-int8-quantized-matmul/problem.json");
     CHECK(int8.not_yet_judged().empty());
     CHECK(int8.dtypes() == "int8 in, int32 accumulate, int8 out");
