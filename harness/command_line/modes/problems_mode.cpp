@@ -1,5 +1,6 @@
 #include "command_line/modes/problems_mode.hpp"
 #include "common/errors.hpp"
+#include "common/markdown_reflow.hpp"
 #include "common/terminal_text.hpp"
 #include "common/text.hpp"
 #include "testcases/problem_catalog.hpp"
@@ -53,6 +54,10 @@ int show_problem(const std::string &testcases_root, const std::string &name) {
         const auto path = fs::path(*folder) / file;
         if (const auto text = read_text_file(path.string())) {
             std::cout << "\n" << path.string() << ":\n";
+            if (std::string(file) == "statement.md") {
+                std::cout << reflowed_markdown(escape_for_terminal(*text, true), console_width);
+                continue;
+            }
             std::string line;
             for (char c : *text) {
                 if (c != '\n') {
