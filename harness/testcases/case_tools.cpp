@@ -492,6 +492,9 @@ std::string header_view(const TestCase &tc, const std::vector<std::string> &dim_
         rows.push_back({"data", generator_words(tc.generator)});
     }
     rows.push_back({"seed", std::to_string(tc.generator.seed)});
+    // The scalars the entry point is called with (α, β, scales, zero points, a slope), the
+    // case's own or the problem's defaults, as the solution receives them.
+    for (const auto &[role, value] : tc.scalars) rows.push_back({role, formatted("%.9g", value)});
     rows.push_back({"time limit", time_limit_text(tc)});
     return aligned_table(rows, 2, "");
 }

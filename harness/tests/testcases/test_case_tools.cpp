@@ -220,6 +220,11 @@ TEST_CASE("a case's size is said in its problem's dims, with the product they ma
     CAPTURE(shown);
     CHECK(contains(shown, "size"));
     CHECK(contains(shown, " 2×3×4×5 (n×m×k×l), product 6×4×5\n"));
+    const std::string int8 = shipped_suite + "/leetgpu/32-int8-quantized-matmul";
+    const std::string scaled = show_case(load_testcase(int8 + "/secret/08-sums-past-2-24.case", int8));
+    CAPTURE(scaled);
+    CHECK(contains(scaled, "\nscale_C       300000\n"));
+    CHECK(contains(scaled, "\nzero_point_A  -128\n"));
     const TestCase seed = load_testcase(shipped_suite + "/sample/03-integers.case", shipped_suite);
     CHECK(case_size_text(seed, suite_problem(shipped_suite).dims) == "5×7×3");
     CHECK_FALSE(contains(show_case(seed), "  size "));
