@@ -171,10 +171,14 @@ std::string CompileCache::store(const std::string &entry, const std::string &bui
         recorded.push_back({{"path", path}, {"hash", hash.value_or("")}});
         fields.insert(fields.end(), {path, hash.value_or("")});
     }
-    const std::string stem = entry.substr(0, entry.size() - 33); // "<stem>-<32 hex>"
-    const fs::path library = fs::path(folder_) / (stem + "-" + hash_of_fields(fields) + ".so");
     chmod(built_library.c_str(), 0700);
     const auto library_hash = hash_of_file(built_library);
+    // The library's name says its own bytes too: two judges that build one source at once
+    // (nvcc's output need not be byte for byte the same) each store a file of their own, so
+    // that one's manifest never names the other's bytes, which find() would take for damage.
+    if (library_hash) fields.push_back(*library_hash);
+    const std::string stem = entry.substr(0, entry.size() - 33); // "<stem>-<32 hex>"
+    const fs::path library = fs::path(folder_) / (stem + "-" + hash_of_fields(fields) + ".so");
     std::error_code ec;
     fs::rename(built_library, library, ec); // atomic: a concurrent judge never loads half a library
     if (ec) throw SetupError("cannot move the compiled library into " + folder_ + ": " + ec.message());

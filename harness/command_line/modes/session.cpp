@@ -186,7 +186,10 @@ std::optional<int> Session::prepare(const std::vector<TestCase> &cases, std::uni
                                                           problem.is_default ? "" : problem.signature()});
     context.timeline.compile_s = seconds_since_judge_start() - compile_start;
     if (context.compile.rebuilt_damaged)
-        std::cerr << "judge: the cached library of " << context.solution << " had changed on disk; it was rebuilt\n";
+        std::cerr << wrap_to_width("judge: the cached library of " + escape_for_terminal(context.solution) +
+                                       " had changed on disk; it was rebuilt",
+                                   console_width, 2)
+                  << "\n";
     if (!context.compile.ok) {
         report.compile_failed(context, context.compile.diagnostics);
         return finish(all_ended(cases, SupervisorSaw::NotCompiled, context.compile.diagnostics));

@@ -12,9 +12,11 @@
 #include "test_support.hpp"
 
 #include <algorithm>
+#include <chrono>
 #include <doctest/doctest.h>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <map>
 #include <sys/stat.h>
 
@@ -344,13 +346,36 @@ TEST_CASE("a truncated cached library is found out and rebuilt") {
     const auto source = folder.write("sol.cu", solution_with_helper);
     const auto first = compile_solution(source, options_in(folder));
     REQUIRE(first.ok);
-    fs::resize_file(first.library, fs::file_size(first.library) / 2);
+    const auto whole = fs::file_size(first.library);
+    fs::resize_file(first.library, whole / 2);
     const auto second = compile_solution(source, options_in(folder));
     CHECK(second.ok);
     CHECK_FALSE(second.cached);
     CHECK(second.rebuilt_damaged);
-    CHECK(fs::file_size(second.library) > fs::file_size(first.library) / 2);
+    CHECK_FALSE(fs::exists(first.library)); // the damaged one is gone
+    CHECK(fs::file_size(second.library) > whole / 2);
     CHECK(compile_solution(source, options_in(folder)).cached);
+}
+
+// Two judges that build one source at once: nvcc's two outputs need not be the same bytes.
+// Each is stored under a name of its own, so the first's manifest still names bytes that are
+// there, and the manifest last written is found whole, never taken for damage.
+TEST_CASE("two builds of one entry stored at once keep their own libraries, and neither is damage") {
+    TempFolder folder;
+    const std::string source = folder.write("sol.cu", "// the source\n");
+    const std::string entry = "sol-0123456789abcdef0123456789abcdef";
+    CompileCache cache(folder.at("cache"));
+    const auto started = fs::file_time_type::clock::now() + std::chrono::seconds(1);
+    const std::string first = cache.store(entry, folder.write("one.so", "first build"), {source}, started);
+    bool damaged = true;
+    REQUIRE(cache.find(entry, damaged) == first);
+    CHECK_FALSE(damaged);
+    const std::string second = cache.store(entry, folder.write("two.so", "second build"), {source}, started);
+    CHECK(second != first);
+    std::ifstream kept(first);
+    CHECK(std::string(std::istreambuf_iterator<char>(kept), {}) == "first build");
+    CHECK(cache.find(entry, damaged) == second);
+    CHECK_FALSE(damaged);
 }
 
 TEST_CASE("a cached library that others may write is not loaded but rebuilt") {
