@@ -39,6 +39,7 @@ void to_json(json &j, const ProductLayout &l) {
         {"bias", l.bias},   {"factor", l.factor},    {"scalar_output", l.scalar_output}};
     if (l.element_bytes != 4) j["element_bytes"] = l.element_bytes;
     if (l.c_read) j["c_read"] = true;
+    if (l.bfloat16) j["bf16"] = true;
 }
 
 void from_json(const json &j, ProductLayout &l) {
@@ -51,8 +52,10 @@ void from_json(const json &j, ProductLayout &l) {
     l.scalar_output = j.value("scalar_output", false);
     l.element_bytes = j.value("element_bytes", 4);
     l.c_read = j.value("c_read", false);
+    l.bfloat16 = j.value("bf16", false);
     if (l.element_bytes != 1 && l.element_bytes != 2 && l.element_bytes != 4)
         throw std::invalid_argument("elements of 1, 2 or 4 bytes only");
+    if (l.bfloat16 && l.element_bytes != 2) throw std::invalid_argument("BF16 elements of other than 2 bytes");
     if (l.batch < 1) throw std::invalid_argument("a batch of fewer than one product");
 }
 

@@ -20,6 +20,7 @@ struct ProductLayout {
     bool scalar_output = false; // C is one number (the epilogue sums the product)
     int element_bytes = 4;      // of A, B and C: 2 for fp16, 1 for int8 (an epilogue's operands are fp32)
     bool c_read = false;        // C holds C₀ before the call (C = α·A·B + β·C₀)
+    bool bfloat16 = false;      // 2-byte elements are BF16 (8-bit significand), not FP16
 
     bool plain() const { return batch == 1 && !a_transposed && !b_transposed && !a_diagonal; }
 
@@ -48,7 +49,7 @@ struct ProductLayout {
     bool operator==(const ProductLayout &o) const {
         return batch == o.batch && a_transposed == o.a_transposed && b_transposed == o.b_transposed &&
                a_diagonal == o.a_diagonal && bias == o.bias && factor == o.factor && scalar_output == o.scalar_output &&
-               element_bytes == o.element_bytes && c_read == o.c_read;
+               element_bytes == o.element_bytes && c_read == o.c_read && bfloat16 == o.bfloat16;
     }
 };
 

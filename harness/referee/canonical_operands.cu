@@ -2,6 +2,7 @@
 #include "referee/cuda_check.hpp"
 
 #include <algorithm>
+#include <cuda_bf16.h>
 #include <cuda_fp16.h>
 
 namespace gemm {
@@ -73,20 +74,28 @@ long long count_nonzero_on_device(const float *values, std::size_t n) {
 
 namespace {
 
-__global__ void round_to_half(float *values, std::size_t n, __half *packed) {
+// The two 2-byte floats, by overload: rounding to nearest even, and back exactly.
+__device__ __half rounded(float v, __half) { return __float2half_rn(v); }
+__device__ __nv_bfloat16 rounded(float v, __nv_bfloat16) { return __float2bfloat16_rn(v); }
+__device__ float widened(__half h) { return __half2float(h); }
+__device__ float widened(__nv_bfloat16 h) { return __bfloat162float(h); }
+__device__ float widened(unsigned short bits, __half) { return widened(__ushort_as_half(bits)); }
+__device__ float widened(unsigned short bits, __nv_bfloat16) { return widened(__ushort_as_bfloat16(bits)); }
+
+template <typename Half> __global__ void round_to_half(float *values, std::size_t n, Half *packed) {
     for (std::size_t i = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x; i < n;
          i += std::size_t(gridDim.x) * blockDim.x) {
-        const __half h = __float2half_rn(values[i]);
+        const Half h = rounded(values[i], Half{});
         packed[i] = h;
-        values[i] = __half2float(h);
+        values[i] = widened(h);
     }
 }
 
-__global__ void widen_half(const unsigned short *packed, std::size_t n, float *wide) {
+template <typename Half> __global__ void widen_half(const unsigned short *packed, std::size_t n, float *wide) {
     for (std::size_t i = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x; i < n;
          i += std::size_t(gridDim.x) * blockDim.x) {
         const unsigned short bits = packed[i];
-        wide[i] = bits == 0xFFFFu ? __uint_as_float(0xFFFFFFFFu) : __half2float(__ushort_as_half(bits));
+        wide[i] = bits == 0xFFFFu ? __uint_as_float(0xFFFFFFFFu) : widened(bits, Half{});
     }
 }
 
@@ -111,14 +120,21 @@ unsigned blocks_of(std::size_t n) { return static_cast<unsigned>(std::min<std::s
 
 } // namespace
 
-void round_to_half_on_device(float *values, std::size_t n, void *packed) {
-    round_to_half<<<blocks_of(n), 256>>>(values, n, static_cast<__half *>(packed));
-    cuda_check(cudaGetLastError(), "rounding the inputs to FP16");
+void round_to_half_on_device(float *values, std::size_t n, void *packed, bool bfloat16) {
+    if (bfloat16)
+        round_to_half<<<blocks_of(n), 256>>>(values, n, static_cast<__nv_bfloat16 *>(packed));
+    else
+        round_to_half<<<blocks_of(n), 256>>>(values, n, static_cast<__half *>(packed));
+    cuda_check(cudaGetLastError(), bfloat16 ? "rounding the inputs to BF16" : "rounding the inputs to FP16");
 }
 
-void widen_half_on_device(const void *packed, std::size_t n, float *wide) {
-    widen_half<<<blocks_of(n), 256>>>(static_cast<const unsigned short *>(packed), n, wide);
-    cuda_check(cudaGetLastError(), "widening the FP16 output");
+void widen_half_on_device(const void *packed, std::size_t n, float *wide, bool bfloat16) {
+    const auto *bits = static_cast<const unsigned short *>(packed);
+    if (bfloat16)
+        widen_half<__nv_bfloat16><<<blocks_of(n), 256>>>(bits, n, wide);
+    else
+        widen_half<__half><<<blocks_of(n), 256>>>(bits, n, wide);
+    cuda_check(cudaGetLastError(), bfloat16 ? "widening the BF16 output" : "widening the FP16 output");
 }
 
 void round_to_int8_on_device(float *values, std::size_t n, int zero_point, void *packed) {

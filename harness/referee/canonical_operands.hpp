@@ -18,13 +18,14 @@ void diagonal_on_device(const float *diagonal, long long batch, long long n, flo
 // entry point is told as nnz.
 long long count_nonzero_on_device(const float *values, std::size_t n);
 
-// Generated floats rounded to FP16 in place (so they hold exactly what the solution is handed)
-// and packed as halves into `packed` (n halves).
-void round_to_half_on_device(float *values, std::size_t n, void *packed);
+// Generated floats rounded to FP16, or BF16 where `bfloat16`, in place (so they hold exactly
+// what the solution is handed) and packed as 2-byte floats into `packed` (n of them).
+void round_to_half_on_device(float *values, std::size_t n, void *packed, bool bfloat16 = false);
 
-// n FP16 values as floats, exactly; the poison (0xFFFF: never written) becomes the FP32
-// poison, so the check tells unwritten elements apart as it does for an FP32 C.
-void widen_half_on_device(const void *packed, std::size_t n, float *wide);
+// n FP16 (or BF16) values as floats, exactly; the poison (0xFFFF, a NaN in both: never
+// written) becomes the FP32 poison, so the check tells unwritten elements apart as it does for
+// an FP32 C.
+void widen_half_on_device(const void *packed, std::size_t n, float *wide, bool bfloat16 = false);
 
 // Generated integers packed as int8 into `packed` (n bytes), and left in `values` less the
 // zero point: what the checks multiply, A − zero_point_A (or B's), exactly.

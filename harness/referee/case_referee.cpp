@@ -73,7 +73,7 @@ struct CaseReferee::Problem {
             if (half()) wide_C0.emplace(layout.c_elements(M, K));
         }
     }
-    bool half() const { return layout.element_bytes == 2; }
+    bool half() const { return layout.element_bytes == 2; } // FP16 or BF16 (layout.bfloat16)
     bool int8() const { return layout.element_bytes == 1; }
     long long calls_prepared = 0;
     // Each timed call checked against the full reference, not projected: an epilogue is not
@@ -90,7 +90,7 @@ struct CaseReferee::Problem {
     // Values the checks read → the stored operand, where it is not FP32 (the values are then
     // left as the checks read them: FP16-rounded, or less the int8 zero point).
     void pack(MatrixId id, float *values, std::size_t n, float *stored) {
-        if (half()) round_to_half_on_device(values, n, stored);
+        if (half()) round_to_half_on_device(values, n, stored, layout.bfloat16);
         if (int8()) {
             const Requantization q = requantization_of(scalars);
             round_to_int8_on_device(values, n, id == MatrixId::A ? q.zero_point_A : q.zero_point_B, stored);
@@ -138,7 +138,7 @@ struct CaseReferee::Problem {
     }
     // The snapshot of C as the checks read it: widened from FP16 or int8 first.
     const float *C_checked() {
-        if (half()) widen_half_on_device(snapshot_C.data(), wide_C->size(), wide_C->data());
+        if (half()) widen_half_on_device(snapshot_C.data(), wide_C->size(), wide_C->data(), layout.bfloat16);
         if (int8()) widen_int8_on_device(snapshot_C.data(), wide_C->size(), wide_C->data());
         return wide_C ? wide_C->data() : snapshot_C.data();
     }
@@ -414,7 +414,7 @@ OutputCheck CaseReferee::check_against(Problem &p, const TestCase &tc, DeviceRef
         ScaledProduct scaling;
         scaling.alpha = scalar("alpha", 1);
         scaling.beta = p.layout.c_read ? scalar("beta", 0) : 0;
-        scaling.output = p.half() ? Dtype::FP16 : Dtype::FP32;
+        scaling.output = !p.half() ? Dtype::FP32 : p.layout.bfloat16 ? Dtype::BF16 : Dtype::FP16;
         return check_scaled_output_on_device(C, ref.value.data(), ref.magnitude.data(), p.C0_checked(), scaling, rows,
                                              tc.N, tc.K, precision, tc.site_tolerance);
     }

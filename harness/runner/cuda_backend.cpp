@@ -48,8 +48,8 @@ cublasStatus_t baseline_product(cublasHandle_t handle, const float *A, const flo
                                      static_cast<int>(layout.batch));
 }
 
-// FP16 storage (LeetGPU #22, #57): GemmEx with FP32 computation on the tensor cores, as the
-// site's own baseline, α and β from the call (β·C₀ read where the layout reads C).
+// FP16 storage (LeetGPU #22, #57), or BF16: GemmEx with FP32 computation on the tensor cores,
+// as the site's own baseline, α and β from the call (β·C₀ read where the layout reads C).
 cublasStatus_t baseline_half_product(cublasHandle_t handle, const float *A, const float *B, float *C,
                                      const CallOrder &o) {
     if (!handle) return CUBLAS_STATUS_NOT_INITIALIZED;
@@ -59,13 +59,14 @@ cublasStatus_t baseline_half_product(cublasHandle_t handle, const float *A, cons
     };
     const float alpha = scalar("alpha", 1), beta = o.layout.c_read ? scalar("beta", 0) : 0;
     const CublasApi &api = cublas_api();
+    const cudaDataType type = o.layout.bfloat16 ? CUDA_R_16BF : CUDA_R_16F;
     if (o.layout.batch == 1)
-        return api.gemm_ex(handle, CUBLAS_OP_N, CUBLAS_OP_N, o.K, o.M, o.N, &alpha, B, CUDA_R_16F, o.K, A, CUDA_R_16F,
-                           o.N, &beta, C, CUDA_R_16F, o.K, CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT);
+        return api.gemm_ex(handle, CUBLAS_OP_N, CUBLAS_OP_N, o.K, o.M, o.N, &alpha, B, type, o.K, A, type, o.N, &beta,
+                           C, type, o.K, CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT);
     return api.gemm_strided_batched_ex(
-        handle, CUBLAS_OP_N, CUBLAS_OP_N, o.K, o.M, o.N, &alpha, B, CUDA_R_16F, o.K, static_cast<long long>(o.N) * o.K,
-        A, CUDA_R_16F, o.N, static_cast<long long>(o.M) * o.N, &beta, C, CUDA_R_16F, o.K,
-        static_cast<long long>(o.M) * o.K, static_cast<int>(o.layout.batch), CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT);
+        handle, CUBLAS_OP_N, CUBLAS_OP_N, o.K, o.M, o.N, &alpha, B, type, o.K, static_cast<long long>(o.N) * o.K, A,
+        type, o.N, static_cast<long long>(o.M) * o.N, &beta, C, type, o.K, static_cast<long long>(o.M) * o.K,
+        static_cast<int>(o.layout.batch), CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT);
 }
 
 // INT8 (LeetGPU #32): cuBLAS's int8 GEMM, exact int32 sums, into `scratch` (M·K sums, then M + K

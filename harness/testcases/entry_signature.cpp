@@ -59,6 +59,7 @@ std::string normalised_type(const std::string &parameter) {
     for (auto t : tokens) {
         if (t == "std::size_t") t = "size_t";
         if (t == "__half") t = "half";
+        if (t == "nv_bfloat16") t = "__nv_bfloat16"; // cuda_bf16.h's two names of one type
         if (t == "*")
             type += " *";
         else

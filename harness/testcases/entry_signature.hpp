@@ -18,7 +18,8 @@ struct EntrySignature {
 
 std::vector<EntrySignature> extern_c_functions(const std::string &source);
 
-// "const  float* A" → "const float *"; "std::size_t n" → "size_t"; "__half *" → "half *".
+// "const  float* A" → "const float *"; "std::size_t n" → "size_t"; "__half *" → "half *",
+// "nv_bfloat16" → "__nv_bfloat16".
 std::string normalised_type(const std::string &parameter);
 
 // Whether one of the functions is the problem's entry point with its parameter types.

@@ -34,6 +34,11 @@ const std::vector<TypeName> &type_names() {
         {"half *", ParameterType::OtherPointer},
         {"const __nv_bfloat16 *", ParameterType::OtherPointer},
         {"__nv_bfloat16 *", ParameterType::OtherPointer},
+        // FP8 is listed (a problem can name it) though not yet judged.
+        {"const __nv_fp8_e4m3 *", ParameterType::OtherPointer},
+        {"__nv_fp8_e4m3 *", ParameterType::OtherPointer},
+        {"const __nv_fp8_e5m2 *", ParameterType::OtherPointer},
+        {"__nv_fp8_e5m2 *", ParameterType::OtherPointer},
         {"const int8_t *", ParameterType::OtherPointer},
         {"int8_t *", ParameterType::OtherPointer},
         {"int", ParameterType::Int},
@@ -123,8 +128,10 @@ bool judged_role(const std::string &role) {
     return false;
 }
 
-// The one dtype besides fp32 the judge judges: FP16 storage, FP32 accumulation (LeetGPU #22, #57).
+// FP16 or BF16 storage, FP32 accumulation (LeetGPU #22, #57 for FP16; no shipped problem is BF16).
 const std::string half_dtypes = "fp16 in, fp32 accumulate, fp16 out";
+const std::string bf16_dtypes = "bf16 in, fp32 accumulate, bf16 out";
+bool two_byte_floats(const std::string &dtypes) { return dtypes == half_dtypes || dtypes == bf16_dtypes; }
 
 // INT8 in and out with exact int32 sums, requantized (LeetGPU #32; common/requantization.hpp).
 const std::string int8_dtypes = "int8 in, int32 accumulate, int8 out";
@@ -248,12 +255,13 @@ std::string ProblemDescriptor::dtypes() const {
 
 std::vector<std::string> ProblemDescriptor::not_yet_judged() const {
     std::vector<std::string> missing;
-    if (dtypes() != "fp32" && dtypes() != half_dtypes && dtypes() != int8_dtypes)
+    if (dtypes() != "fp32" && !two_byte_floats(dtypes()) && dtypes() != int8_dtypes)
         missing.push_back(dtypes() + " operands");
     const ProductLayout stored = layout({});
-    if (dtypes() == half_dtypes && (stored.a_transposed || stored.b_transposed || stored.a_diagonal ||
-                                    rest.contains("epilogue") || rest.contains("structure")))
-        missing.push_back("fp16 operands stored other than row-major and dense, or with an epilogue");
+    if (two_byte_floats(dtypes()) && (stored.a_transposed || stored.b_transposed || stored.a_diagonal ||
+                                      rest.contains("epilogue") || rest.contains("structure")))
+        missing.push_back(dtypes().substr(0, 4) +
+                          " operands stored other than row-major and dense, or with an epilogue");
     if (rest.contains("op")) {
         const json &op = rest.at("op");
         for (const char *operand : {"A", "B"})
@@ -336,7 +344,8 @@ ProductLayout ProblemDescriptor::layout(const std::vector<long long> &values) co
     }
     l.a_diagonal = rest.contains("structure") && rest.at("structure").is_object() &&
                    rest.at("structure").value("A", "") == "diagonal";
-    if (dtypes() == half_dtypes) l.element_bytes = 2;
+    if (two_byte_floats(dtypes())) l.element_bytes = 2;
+    l.bfloat16 = dtypes() == bf16_dtypes;
     if (dtypes() == int8_dtypes) l.element_bytes = 1;
     l.c_read = scaling_is_judged(*this);
     const Epilogue e = epilogue(default_scalars());

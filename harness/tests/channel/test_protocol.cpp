@@ -543,3 +543,15 @@ TEST_CASE("a call order carries the epilogue operands and steps, and an unknown 
     j["epilogue"][1]["op"] = 99;
     CHECK_THROWS_AS(j.get<CallOrder>(), std::invalid_argument);
 }
+
+TEST_CASE("a layout's BF16 elements travel, and BF16 of other than 2 bytes is refused") {
+    CallOrder o;
+    o.M = o.N = o.K = 8;
+    o.layout.element_bytes = 2;
+    o.layout.bfloat16 = true;
+    CHECK(json(o).get<CallOrder>().layout == o.layout);
+    CHECK_FALSE(json(o).get<CallOrder>().layout == ProductLayout{}); // the flag is not lost
+    json j = o;
+    j["layout"]["element_bytes"] = 4;
+    CHECK_THROWS_AS(j.get<CallOrder>(), std::invalid_argument);
+}

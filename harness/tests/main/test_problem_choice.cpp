@@ -31,7 +31,7 @@ ChildSetup root_with_unjudged_problem(const TempFolder &folder) {
     fs::create_directories(folder.at("checkout/testcases/example"));
     fs::copy(family_source_dir + "/testcases", folder.at("checkout/testcases"), fs::copy_options::recursive);
     fs::copy(family_source_dir + "/harness/tests/support/unjudged-problem",
-             folder.at("checkout/testcases/example/bf16-gemm"), fs::copy_options::recursive);
+             folder.at("checkout/testcases/example/fp8-gemm"), fs::copy_options::recursive);
     ChildSetup setup;
     setup.environment = {"GEMM_JUDGE_ROOT=" + folder.at("checkout")};
     return setup;
@@ -69,10 +69,10 @@ TEST_CASE("--problem names a problem, suggests the nearest for a typo and refuse
     CHECK(contains(unwrapped(typo.output), "--problem tensara/matmul-3e: no problem has this name; did you mean "
                                            "tensara/matmul-3d?"));
     TempFolder folder;
-    const auto unjudged = judge_with({"--problem", "example/bf16-gemm", solution}, root_with_unjudged_problem(folder));
+    const auto unjudged = judge_with({"--problem", "example/fp8-gemm", solution}, root_with_unjudged_problem(folder));
     CHECK(unjudged.exit_code == 64);
-    CHECK(contains(unwrapped(unjudged.output), "problem example/bf16-gemm is listed but not yet judged"));
-    CHECK(contains(unwrapped(unjudged.output), "bf16 in, fp32 accumulate, bf16 out operands"));
+    CHECK(contains(unwrapped(unjudged.output), "problem example/fp8-gemm is listed but not yet judged"));
+    CHECK(contains(unwrapped(unjudged.output), "fp8_e4m3 in, fp32 accumulate, fp32 out operands"));
     const auto int8 = judge_with({"--problem", "leetgpu/32-int8-quantized-matmul", "--list"});
     CHECK(int8.exit_code == 0);
     CHECK(contains(int8.output, "secret/07-half-steps"));

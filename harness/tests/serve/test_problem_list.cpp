@@ -68,13 +68,13 @@ TEST_CASE("serve's problem list: a problem the judge cannot judge yet is listed 
     fs::copy(served_problems_root, folder.at("testcases"), fs::copy_options::recursive);
     fs::create_directories(folder.at("testcases/example"));
     fs::copy(std::string(GEMM_SOURCE_DIR) + "/harness/tests/support/unjudged-problem",
-             folder.at("testcases/example/bf16-gemm"), fs::copy_options::recursive);
+             folder.at("testcases/example/fp8-gemm"), fs::copy_options::recursive);
     const auto list = serve::problems_json(folder.at("testcases"));
-    const auto bf16 =
-        std::find_if(list.begin(), list.end(), [](const auto &p) { return p["name"] == "example/bf16-gemm"; });
-    REQUIRE(bf16 != list.end());
-    CHECK((*bf16)["judged"] == false);
-    CHECK(contains((*bf16)["not_yet_judged"].dump(), "bf16"));
+    const auto fp8 =
+        std::find_if(list.begin(), list.end(), [](const auto &p) { return p["name"] == "example/fp8-gemm"; });
+    REQUIRE(fp8 != list.end());
+    CHECK((*fp8)["judged"] == false);
+    CHECK(contains((*fp8)["not_yet_judged"].dump(), "fp8_e4m3"));
     CHECK(std::count_if(list.begin(), list.end(), [](const auto &p) { return p["judged"] == false; }) == 1);
 }
 

@@ -75,7 +75,7 @@ def status_of(url, data=None, headers=None):
 
 
 PICKED = "tensara/matrix-multiplication"  # a problem other than the default, judged
-UNJUDGED = "example/bf16-gemm"  # listed, not judged yet: the fixture below adds it
+UNJUDGED = "example/fp8-gemm"  # listed, not judged yet: the fixture below adds it
 
 
 def checkout_with_unjudged_problem(folder):

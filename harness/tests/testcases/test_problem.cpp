@@ -102,6 +102,15 @@ TEST_CASE("what a problem needs beyond an FP32 product is named, never judged as
     const auto bf16 =
         parse_problem(with("\"baseline\"", "\"dtype\": {\"A\": \"bf16\"}, \"baseline\""), "p/problem.json");
     CHECK(bf16.not_yet_judged() == std::vector<std::string>{"bf16 operands"});
+    // BF16 storage with FP32 sums is judged as FP16 is: 2-byte elements, flagged BF16.
+    const auto bf16_gemm =
+        parse_problem(with("\"baseline\"", "\"dtype\": {\"A\": \"bf16\", \"B\": \"bf16\", \"accumulate\": \"fp32\", "
+                                           "\"C\": \"bf16\"}, \"baseline\""),
+                      "p/problem.json");
+    CHECK(bf16_gemm.not_yet_judged().empty());
+    CHECK(bf16_gemm.layout({1, 2, 3, 4}).element_bytes == 2);
+    CHECK(bf16_gemm.layout({1, 2, 3, 4}).bfloat16);
+    CHECK_FALSE(gemm.layout({1, 2, 3, 4}).bfloat16);
 }
 
 // Tensara's gemm-multiply-leakyrelu: the factor matrix is the site's "C", the slope a scalar.
@@ -262,6 +271,7 @@ TEST_CASE("the entry point is read from the source whatever its spacing, names a
     CHECK(found[1].types == std::vector<std::string>{"const float *", "int"});
     CHECK(normalised_type("const  half * x") == "const half *");
     CHECK(normalised_type("__half *y") == "half *");
+    CHECK(normalised_type("const nv_bfloat16 *A") == "const __nv_bfloat16 *");
     CHECK(normalised_type("int") == "int");
 }
 
