@@ -473,3 +473,71 @@ TEST_CASE("every known-bad solution gets the verdict it expects") {
         CHECK(decoy_damage.empty());
     }
 }
+
+// No shipped problem is BF16: the fixture harness/tests/support/bf16-problem (α, β, C read) is
+// added to a copy of testcases/, named in GEMM_JUDGE_ROOT. A kernel that sums in FP32 and rounds
+// once is AC on every case; one that keeps its running sum in BF16 is WA where N is long.
+TEST_CASE("a BF16 problem is judged: FP32 sums rounded once are AC, a sum kept in BF16 is WA") {
+    REQUIRE_GPU();
+    const fs::path root = fs::temp_directory_path() / ("gemm-bf16-root-" + std::to_string(::getpid()));
+    fs::remove_all(root);
+    fs::create_directories(root / "testcases" / "example");
+    fs::copy(source_dir + "/testcases", root / "testcases", fs::copy_options::recursive);
+    fs::copy(source_dir + "/harness/tests/support/bf16-problem", root / "testcases" / "example" / "bf16-gemm",
+             fs::copy_options::recursive);
+    const auto kernel = [](const std::string &sum_type, const std::string &add) {
+        return "#include <cuda_bf16.h>\n"
+               "__global__ void k(const __nv_bfloat16 *A, const __nv_bfloat16 *B, __nv_bfloat16 *C, int M, int N,\n"
+               "                  int K, float alpha, float beta) {\n"
+               "    int r = blockIdx.y * blockDim.y + threadIdx.y, c = blockIdx.x * blockDim.x + threadIdx.x;\n"
+               "    if (r >= M || c >= K) return;\n"
+               "    " +
+               sum_type +
+               " s = 0.0f;\n"
+               "    for (int i = 0; i < N; ++i) {\n"
+               "        float p = __bfloat162float(A[(size_t)r * N + i]) * __bfloat162float(B[(size_t)i * K + c]);\n"
+               "        " +
+               add +
+               "\n"
+               "    }\n"
+               "    float v = alpha * float(s) + beta * __bfloat162float(C[(size_t)r * K + c]);\n"
+               "    C[(size_t)r * K + c] = __float2bfloat16(v);\n"
+               "}\n"
+               "extern \"C\" void solve(const __nv_bfloat16 *A, const __nv_bfloat16 *B, __nv_bfloat16 *C, int M,\n"
+               "                      int N, int K, float alpha, float beta) {\n"
+               "    // LeetGPU's names: A is M×K, B is K×N; the kernel's inner dimension is its N.\n"
+               "    dim3 block(16, 16), grid((N + 15) / 16, (M + 15) / 16);\n"
+               "    k<<<grid, block>>>(A, B, C, M, K, N, alpha, beta);\n"
+               "}\n";
+    };
+    std::ofstream(root / "fp32-sum.cu") << kernel("float", "s += p;");
+    std::ofstream(root / "bf16-sum.cu") << kernel("__nv_bfloat16", "s = __float2bfloat16(float(s) + p);");
+    gemm::ChildSetup setup;
+    setup.environment = {"GEMM_JUDGE_ROOT=" + root.string()};
+    const auto judge = [&](const std::string &file) {
+        const auto json_path = artifacts_dir() / ("bf16-" + file + ".json");
+        fs::remove(json_path);
+        const auto run =
+            gemm::run_captured({judge_program, "--problem", "example/bf16-gemm", (root / (file + ".cu")).string(),
+                                "--no-history", "--json", json_path.string()},
+                               setup);
+        std::ofstream(artifacts_dir() / ("bf16-" + file + ".txt")) << run.output;
+        CAPTURE(run.output);
+        REQUIRE(fs::exists(json_path));
+        return std::make_pair(run.exit_code, json::parse(file_text(json_path)));
+    };
+    const auto [fp32_exit, fp32] = judge("fp32-sum");
+    CHECK(fp32_exit == 0);
+    REQUIRE(fp32["cases"].size() == 3);
+    for (const auto &c : fp32["cases"]) {
+        CAPTURE(c.dump());
+        CHECK(c["verdict"] == "AC");
+    }
+    const auto [bf16_exit, bf16] = judge("bf16-sum");
+    CHECK(bf16_exit == 1);
+    for (const auto &c : bf16["cases"]) {
+        CAPTURE(c.dump());
+        if (c["name"] == "secret/02-long-inner") CHECK(c["verdict"] == "WA");
+    }
+    fs::remove_all(root);
+}

@@ -25,7 +25,7 @@ CapturedRun judge_with(const std::vector<std::string> &args, const ChildSetup &s
 }
 
 // Every shipped problem is judged: a copy of the checkout's testcases/ with one problem the
-// judge cannot judge yet (BF16, harness/tests/support/unjudged-problem), named in GEMM_JUDGE_ROOT.
+// judge cannot judge yet (FP8, harness/tests/support/unjudged-problem), named in GEMM_JUDGE_ROOT.
 ChildSetup root_with_unjudged_problem(const TempFolder &folder) {
     namespace fs = std::filesystem;
     fs::create_directories(folder.at("checkout/testcases/example"));
