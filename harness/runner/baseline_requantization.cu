@@ -4,10 +4,10 @@ namespace gemm {
 
 namespace {
 
-constexpr int threads = 256;
+constexpr int requantization_threads = 256;
 
 unsigned blocks_for(long long n) {
-    const long long blocks = (n + threads - 1) / threads;
+    const long long blocks = (n + requantization_threads - 1) / requantization_threads;
     return static_cast<unsigned>(blocks < 1 ? 1 : blocks > 65536 ? 65536 : blocks);
 }
 
@@ -21,7 +21,7 @@ __global__ void row_sums(const signed char *A, long long M, long long N, int *su
     if (threadIdx.x % 32 == 0) sums[row] = sum;
 }
 
-// One thread per column of B: consecutive threads read consecutive bytes of each row.
+// One thread per column of B: consecutive requantization_threads read consecutive bytes of each row.
 __global__ void column_sums(const signed char *B, long long N, long long K, int *sums) {
     const long long col = blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x;
     if (col >= K) return;
@@ -51,11 +51,11 @@ cudaError_t apply_baseline_requantization(const Sum *sums, const signed char *A,
                                           int *lines, const Requantization &q, long long M, long long N, long long K) {
     const bool shifted = q.zero_point_A != 0 || q.zero_point_B != 0;
     if (shifted) {
-        row_sums<<<blocks_for(M * 32), threads>>>(A, M, N, lines);
-        column_sums<<<blocks_for(K), threads>>>(B, N, K, lines + M);
+        row_sums<<<blocks_for(M * 32), requantization_threads>>>(A, M, N, lines);
+        column_sums<<<blocks_for(K), requantization_threads>>>(B, N, K, lines + M);
     }
     requantize<Sum>
-        <<<blocks_for(M * K), threads>>>(sums, shifted ? lines : nullptr, shifted ? lines + M : nullptr, C, q, M, N, K);
+        <<<blocks_for(M * K), requantization_threads>>>(sums, shifted ? lines : nullptr, shifted ? lines + M : nullptr, C, q, M, N, K);
     return cudaGetLastError();
 }
 
