@@ -492,20 +492,26 @@ TimedRun CaseReferee::time_cublas(Problem &p, const CaseRequest &request,
     const SamplingRule &rule = request.policy.sampling;
     Sampler sampler(rule);
     if (request.policy.calibration_between_calls) calibrations = interleaving_for(p, rule);
+    std::optional<CallCheck> check;
     while (sampler.wants_more()) {
         CallSample sample = call(baseline_, p, RunnerWork::Cublas, 0);
         sample.throttled = gpu_reports_slowdown();
         const bool warm_up = sampler.warming_up();
         sampler.record(sample);
+        // The last call's output is checked now: a calibration call after it is a call too,
+        // which poisons C and takes its snapshot (the first H100 run of this check was JE on
+        // perf/01-cube-4096, every element "never written", for that reason).
+        if (!sampler.wants_more())
+            check = verify_call(p, request.testcase, request.policy.precision, SplitMix64(~request.secret).next());
         if (!warm_up) calibrate_between(p, calibrations, sample.ms, false);
     }
-    const CallCheck check =
-        verify_call(p, request.testcase, request.policy.precision, SplitMix64(~request.secret).next());
-    if (check.judgement.verdict != Verdict::AC)
+    if (!check) // no call was made: C holds no output of the baseline's
+        throw CaseStopped(RefereeWork::RefereeFailed, "the baseline was never called");
+    if (check->judgement.verdict != Verdict::AC)
         throw CaseStopped(RefereeWork::RefereeFailed,
                           "the baseline's output fails the judge's own check, so its time is no baseline for "
                           "this problem: " +
-                              check.judgement.detail);
+                              check->judgement.detail);
     TimedRun run = sampler.result();
     run.sm_clock_mhz = current_sm_clock_mhz();
     return run;
