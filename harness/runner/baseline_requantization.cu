@@ -54,8 +54,8 @@ cudaError_t apply_baseline_requantization(const Sum *sums, const signed char *A,
         row_sums<<<blocks_for(M * 32), requantization_threads>>>(A, M, N, lines);
         column_sums<<<blocks_for(K), requantization_threads>>>(B, N, K, lines + M);
     }
-    requantize<Sum>
-        <<<blocks_for(M * K), requantization_threads>>>(sums, shifted ? lines : nullptr, shifted ? lines + M : nullptr, C, q, M, N, K);
+    requantize<Sum><<<blocks_for(M * K), requantization_threads>>>(sums, shifted ? lines : nullptr,
+                                                                   shifted ? lines + M : nullptr, C, q, M, N, K);
     return cudaGetLastError();
 }
 
