@@ -92,10 +92,14 @@ TEST_CASE("what a problem needs beyond an FP32 product is named, never judged as
     CHECK(missing[0] == "fp16 operands stored other than row-major and dense, or with an epilogue");
     CHECK(missing[1] == "an epilogue (gelu)");
     // FP16 storage with FP32 accumulation, α and β with C read (LeetGPU #22): judged.
-    const auto gemm =
-        parse_problem(with("\"baseline\"", "\"dtype\": {\"A\": \"fp16\", \"B\": \"fp16\", \"accumulate\": \"fp32\", "
-                                           "\"C\": \"fp16\"}, \"baseline\""),
-                      "p/problem.json");
+    // Storage of one 2-byte type in A, B and C, with FP32 sums.
+    const auto stored_as = [&](const std::string &t) {
+        return parse_problem(with("\"baseline\"", "\"dtype\": {\"A\": \"" + t + "\", \"B\": \"" + t +
+                                                      "\", \"accumulate\": \"fp32\", \"C\": \"" + t +
+                                                      "\"}, \"baseline\""),
+                             "p/problem.json");
+    };
+    const auto gemm = stored_as("fp16");
     CHECK(gemm.not_yet_judged().empty());
     CHECK(gemm.layout({1, 2, 3, 4}).element_bytes == 2);
     CHECK(gemm.layout({1, 2, 3, 4}).words(5) == 3);
@@ -103,10 +107,7 @@ TEST_CASE("what a problem needs beyond an FP32 product is named, never judged as
         parse_problem(with("\"baseline\"", "\"dtype\": {\"A\": \"bf16\"}, \"baseline\""), "p/problem.json");
     CHECK(bf16.not_yet_judged() == std::vector<std::string>{"bf16 operands"});
     // BF16 storage with FP32 sums is judged as FP16 is: 2-byte elements, flagged BF16.
-    const auto bf16_gemm =
-        parse_problem(with("\"baseline\"", "\"dtype\": {\"A\": \"bf16\", \"B\": \"bf16\", \"accumulate\": \"fp32\", "
-                                           "\"C\": \"bf16\"}, \"baseline\""),
-                      "p/problem.json");
+    const auto bf16_gemm = stored_as("bf16");
     CHECK(bf16_gemm.not_yet_judged().empty());
     CHECK(bf16_gemm.layout({1, 2, 3, 4}).element_bytes == 2);
     CHECK(bf16_gemm.layout({1, 2, 3, 4}).bfloat16);
