@@ -6,12 +6,22 @@
 namespace gemm {
 
 double gpu_bytes_needed(int M, int N, int K, const ProductLayout &layout) {
-    // Stored (the arena's and the referee's pristine copy), the checks' canonical copies where
-    // the layout differs, and the FP64 reference with its widened operands.
+    // As referee/case_referee.cpp allocates: each stored operand twice (the arena's and the
+    // referee's pristine copy; C's second is the snapshot the checks read) in the problem's own
+    // element size, C₀ once more where C is read, the checks' float copies where the layout
+    // differs (transposed, diagonal, FP16 or int8 widened), and the FP64 reference with its
+    // magnitudes and widened operands.
     const double a = double(layout.batch) * M * N, b = double(layout.batch) * N * K, c = double(layout.batch) * M * K;
-    const double a_stored = double(layout.a_elements(M, N)), b_stored = double(layout.b_elements(N, K));
-    const double canonical = (layout.a_transposed || layout.a_diagonal ? a : 0) + (layout.b_transposed ? b : 0);
-    return 4 * (2 * a_stored + 2 * b_stored + 2 * c + canonical) + 8 * (a + b + 2 * c);
+    const double a_el = double(layout.a_elements(M, N)), b_el = double(layout.b_elements(N, K)),
+                 c_el = double(layout.c_elements(M, K));
+    const auto stored = [&](double elements) { return 4.0 * double(layout.words(std::size_t(elements))); };
+    const bool widened = layout.element_bytes != 4;
+    double bytes = 2 * (stored(a_el) + stored(b_el) + stored(c_el));
+    bytes += 2 * 4.0 * double(layout.bias_elements(K) + layout.factor_elements(M, K));
+    if (layout.c_read) bytes += stored(c_el) + (layout.element_bytes == 2 ? 4 * c_el : 0);
+    if (widened) bytes += 4 * (a_el + b_el + c_el);
+    bytes += 4 * ((layout.a_transposed || layout.a_diagonal ? a : 0) + (layout.b_transposed ? b : 0));
+    return bytes + 8 * (a + b + 2 * c);
 }
 
 std::string gigabytes(double bytes) {

@@ -18,10 +18,10 @@
 
 namespace gemm {
 
-// GPU memory a case needs at its peak, the checked call (referee/case_referee.cpp): A and B
-// twice in FP32 (the referee's copy and the solution's), C twice (the solution's and the
-// snapshot the checks read), the FP64 reference and its magnitudes, and one FP64 copy of A
-// and of B for the reference's DGEMM.
+// GPU memory a case needs at its peak, the checked call (referee/case_referee.cpp): A, B and
+// C twice in the problem's element size (the solution's and the referee's pristine copy or
+// snapshot), an epilogue's operands twice, C₀, the checks' float copies where the layout is not
+// plain FP32, the FP64 reference and its magnitudes, and one FP64 copy of A and of B.
 double gpu_bytes_needed(int M, int N, int K, const ProductLayout &layout = {});
 
 // One process with a context on the GPU, as NVML lists it.

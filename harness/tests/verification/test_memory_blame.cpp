@@ -61,3 +61,20 @@ TEST_CASE("the memory a case needs counts both copies of the inputs and the FP64
     CHECK(gpu_bytes_needed(1, 1, 1) == 4 * 6 + 8 * 4);
     CHECK(gpu_bytes_needed(8192, 8192, 8192) == doctest::Approx(4 * 6 * 67108864.0 + 8 * 4 * 67108864.0));
 }
+
+TEST_CASE("the memory a case needs counts stored operands in the problem's own element size") {
+    const double e = 64.0 * 64.0; // elements of each 64×64 operand
+    ProductLayout half;
+    half.element_bytes = 2;
+    // Stored twice at 2 B, widened once at 4 B, the reference at 8 B.
+    CHECK(gpu_bytes_needed(64, 64, 64, half) == 2 * 2 * 3 * e + 4 * 3 * e + 8 * 4 * e);
+    ProductLayout int8 = half;
+    int8.element_bytes = 1;
+    CHECK(gpu_bytes_needed(64, 64, 64, int8) == 2 * 1 * 3 * e + 4 * 3 * e + 8 * 4 * e);
+    // C read: C₀ stored once more, and for FP16 widened once more.
+    half.c_read = true;
+    CHECK(gpu_bytes_needed(64, 64, 64, half) == 2 * 2 * 3 * e + 2 * e + 4 * 4 * e + 8 * 4 * e);
+    ProductLayout epilogue;
+    epilogue.bias = epilogue.factor = true;
+    CHECK(gpu_bytes_needed(64, 64, 64, epilogue) == gpu_bytes_needed(64, 64, 64) + 2 * 4 * (64 + e));
+}
