@@ -258,6 +258,33 @@ TEST_CASE("every rung of the ladder in solutions/ compiles without a GPU, for sm
     }
 }
 
+// Each problem's starter is its site's own file (testcases/…/starter.cu), pasted as the site
+// gives it: it must compile under the judge as it is, for the problem its folder names, with
+// the entry point the problem's descriptor expects found in the library.
+TEST_CASE("every problem's site starter, as it is, compiles without a GPU, for sm_90a") {
+    if (gemm::test::skip_without_nvcc()) return;
+    const fs::path suites = source_dir + "/testcases";
+    std::vector<fs::path> starters;
+    for (const auto &entry : fs::recursive_directory_iterator(suites))
+        if (entry.path().filename() == "starter.cu") starters.push_back(entry.path());
+    std::sort(starters.begin(), starters.end());
+    REQUIRE(starters.size() >= 35);
+    for (const auto &starter : starters) {
+        const std::string problem = fs::relative(starter.parent_path(), suites).generic_string();
+        std::vector<std::string> command{"env",         "CUDA_VISIBLE_DEVICES=",
+                                         judge_program, starter.string(),
+                                         "--cache-dir", gemm::test::shared_compile_cache(),
+                                         "--no-history"};
+        if (problem != ".") command.insert(command.end(), {"--problem", problem});
+        const auto run = gemm::run_captured(command);
+        CAPTURE(problem);
+        CAPTURE(run.output);
+        CHECK(run.exit_code == 6);
+        CHECK(run.output.find("starter.cu  compiled for sm_90a (no GPU found; --arch to choose);") !=
+              std::string::npos);
+    }
+}
+
 TEST_CASE("without a GPU the judge compiles the solution, says so and exits 6") {
     if (gpu_present()) {
         std::printf("[skipped: a GPU is present]\n");
