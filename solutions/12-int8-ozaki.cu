@@ -408,8 +408,8 @@ constexpr int INT8_MIN_N = 512, INT8_MIN_MK = 1024; // below: the rung 11 path (
 #ifndef INT8_MIN_WORK // scripts/ladder-bench experiments only (0: the INT8 path wherever the shape allows)
 #define INT8_MIN_WORK 6.0e10
 #endif
-#ifndef INT8_EXTRA_BITS // scripts/ladder-bench experiments only (accuracy against the moduli count)
-#define INT8_EXTRA_BITS 2
+#ifndef INT8_EXTRA_BITS // bits above the bound's need (see choose_precision); ladder-bench tries others
+#define INT8_EXTRA_BITS (-1)
 #endif
 #ifndef R12_PERSISTENT // scripts/ladder-bench experiments only (0: one tile a block, as before)
 #define R12_PERSISTENT 1
@@ -448,8 +448,11 @@ struct Precision {
 // The precision from the spread (max|x| over mean |x| of the worst line): truncating a line to
 // p bits relative to its largest element costs it about 2^−p · spread relative to its typical
 // element, and the normwise bound is 4·u·√N = 2^(−22 + log₂N / 2); ⌈log₂ spread⌉ + 22 −
-// ⌊log₂N / 2⌋ bits would meet it with a factor of ~2.5 to spare, INT8_EXTRA_BITS more
-// bring the normwise error to about a tenth of the bound (uniform data). The
+// ⌊log₂N / 2⌋ bits would meet it with a factor of ~2.5 to spare; INT8_EXTRA_BITS = −1 takes
+// one bit fewer: measured 0.35 of the normwise bound at 4096³ (uniform data, H100), 0.36 at
+// N = 65536, elementwise 0.0015, where two bits more gave 0.045. That is rung 11's accuracy
+// (0.14–0.47 of the bound at its shapes), still inside the bound by ≈ 3×, and it brings
+// 4096³ and 8192×6144×4096 from 7 moduli to 6 (4096³: 2.76× → 3.14× cuBLAS). The
 // moduli: P = Πmₜ above 4·max Σₖ|A′ᵢₖ||B′ₖⱼ| ≤ 4·2^p·min(‖A′ᵢ‖₁, ‖B′ⱼ‖₁), so the
 // reconstruction is exact. k > MAX_MODULI (or p > 30): the rung 11 path instead. Integer
 // logarithms by frexp and shifts, so that host and device agree exactly.
