@@ -7,11 +7,11 @@
 // C = (A′·B′)·2^(e_i + e_j − 2p): the only error is the rounding of A and B to p bits relative
 // to their lines' maxima. Per call, queued with no read-back before the CRT:
 //  1. row_stats (max|x|, Σ|x| and the exponent of each row of A), col_stats, finish_stats (B's
-//     exponents; its last block picks p = ⌈log₂ spread⌉ + 24 − ⌊log₂N / 2⌋ from the worst
-//     spread max|x| · N / Σ|x| of a line, a tenth of the normwise bound on uniform data, and the
-//     fewest moduli k with P > 4·2^p·min over A, B of the largest ‖A′ᵢ‖₁, so the CRT is exact:
-//     7 on uniform and all-positive data at every N, 7–8 on the judge's `data mixed`, 8 at twice
-//     its exponent range). Every later kernel reads p and k from the device; the host reads
+//     exponents; its last block picks p = ⌈log₂ spread⌉ + 21 − ⌊log₂N / 2⌋ from the worst
+//     spread max|x| · N / Σ|x| of a line, about a third of the normwise bound on uniform data
+//     (choose_precision), and the fewest moduli k with P > 4·2^p·min over A, B of the largest
+//     ‖A′ᵢ‖₁, so the CRT is exact: 6 at 4096³ and 8192×6144×4096, 7 at 8192³ and
+//     4097×4095×4093, more on wider exponents). Every later kernel reads p and k from the device; the host reads
 //     them after the CRT, and where k exceeds the planes it allocated (8) calls again with room
 //     for k; more than 12 moduli or p > 30: rung 11's path.
 //  2. quantize_a (16 columns a thread, 16-byte stores), quantize_bt (B through a shared-memory
@@ -36,22 +36,25 @@
 // Changed in the second pass (issue 36): steps 1's device-side choice, 2's quantize_a, 3's
 // persistence and epilogue, 4's k from the device (the first pass read p and k back between
 // statistics and quantization, ran one block a tile, and reduced through the conversion unit).
+// Changed last: one bit of p fewer (INT8_EXTRA_BITS 2 → −1), so 4096³ takes 6 moduli, not 7.
 // Measured (scripts/ladder-bench, one process, cuBLAS SGEMM pedantic interleaved call by call,
-// L2 flushed, median of 7; ratio = cuBLAS time / ours), on an NVIDIA H100 SXM with the first
-// pass in the same run: 4096³ 143.0 TFLOP/s-equivalent 2.786× (first pass 2.502×);
-// 8192×6144×4096 164.2 3.404× (3.151×); 4097×4095×4093 118.4 2.462× (2.130×); 8192³ 182.1
-// 3.859× (3.615×); the five shapes on rung 11's path as before (2048³ 1.997×, 16384×64×16384
-// 1.335×, 32768×1024×96 0.744×, 512×32768×512 1.032×, 3001×2999×3003 2.089×); score (geometric
-// mean over the nine) 1.938× (1.854×). Of the 4096³ gain, the persistent GEMM ≈ 1/3 and the
-// float epilogue ≈ 2/3 (each taken out alone: 2.691×, 2.432×). `./judge rank` in one run:
-// 1.844× (99% interval 1.840–1.847). First pass on an NVIDIA H200: 4096³ 2.628×, 8192³ 3.661×,
-// score 1.992×; there 4096³'s 1.030 ms went (ncu): int8_gemm 755 µs (7 moduli, 1,275 TOPS),
-// quantization 116, CRT 78, statistics 43, launch gaps and the read-back ≈ 40.
-// Accuracy (FP64 reference, two fresh input sets a shape, the INT8 path forced on every shape
-// it allows): worst normwise 0.045 of the bound on uniform data (N = 512 … 65536), 0.005 on
-// [0, 1], 0.025 on `data mixed`, 0.068 at ±20; worst elementwise 0.015 (first pass; the second
-// chooses the same p and k and gives the same worst err/bound, 0.500, over the bench's 146
-// checks). docs/perf-notes.md, "Rung 12" and "Rung 12, second pass".
+// L2 flushed, median of 7; ratio = cuBLAS time / ours) on an NVIDIA H100 SXM, with two bits
+// more in the same run: 4096³ 162.3 TFLOP/s-equivalent 3.228× (2.865×); 8192×6144×4096 191.4
+// 3.796× (3.303×); 4097×4095×4093 119.6 2.430× and 8192³ 183.4 3.719× (7 moduli either way);
+// the five shapes on rung 11's path (2048³ 1.906×, 16384×64×16384 1.361×, 32768×1024×96
+// 0.758×, 512×32768×512 1.039×, 3001×2999×3003 2.105×); score (geometric mean over the nine)
+// 1.984× (1.929×). `./judge rank` in one run: 1.910× (99% interval 1.907–1.913); perf/01 311%.
+// Where 4096³'s time went before the last change (ncu, 7 moduli, H100): int8_gemm 663 µs
+// (1,451 TOPS), quantize_a 61 + quantize_bt 71, crt_combine 87, statistics 62; cuBLAS 2,670.
+// On 32768×1024×96 (rung 11's path) split_a takes 139 µs of ≈ 250: A split into two TF32
+// planes in memory, 384 MB moved for a GEMM of 6.4 GFLOP; cuBLAS 187 µs.
+// The second pass beside the first (H100, same run): 4096³ 2.502× → 2.786×, 8192³ 3.615× →
+// 3.859×; the persistent GEMM ≈ 1/3 of that, the float epilogue ≈ 2/3. First pass on an
+// NVIDIA H200: 4096³ 2.628×, 8192³ 3.661×, score 1.992×.
+// Accuracy (FP64 reference, `ladder_bench check`, H100): normwise 0.35 of the bound at 4096³,
+// 0.36 at 2048×65536×1024, 0.25 at 8192³, 0.17 at 4096³ with wide exponents, 0.002 on [0, 1]
+// at N = 65536; elementwise at most 0.0015 on the INT8 path; the judge's worst err/bound 0.35
+// (perf/01). docs/perf-notes.md, "Rung 12" and the sections after it.
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
