@@ -21,7 +21,7 @@ __global__ void row_sums(const signed char *A, long long M, long long N, int *su
     if (threadIdx.x % 32 == 0) sums[row] = sum;
 }
 
-// One thread per column of B: consecutive requantization_threads read consecutive bytes of each row.
+// One thread per column of B: consecutive threads read consecutive bytes of each row.
 __global__ void column_sums(const signed char *B, long long N, long long K, int *sums) {
     const long long col = blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x;
     if (col >= K) return;
