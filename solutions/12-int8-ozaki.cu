@@ -65,12 +65,12 @@
 
 namespace {
 
-constexpr int BM = 128, BN = 128, BK = 32;  // C tile: BM rows of M × BN columns of K; slab of BK along N
-constexpr int STAGES = 3;                   // TMA → wgmma pipeline depth
-constexpr int CHUNK_SLABS = 8;              // 8 slabs = 256 of N into a fresh accumulator, then one rounded add
-constexpr int TILE_BYTES = BM * BK * 4;     // one 128-row × 128-byte operand tile (16 KB)
-constexpr int STAGE_BYTES = 4 * TILE_BYTES; // A big, A small, Bᵀ big, Bᵀ small
-constexpr int SMEM_BYTES = STAGES * STAGE_BYTES + 1024 + 64; // + alignment slack + barriers
+constexpr int BM = 128, BN = 128, BK = 32;      // C tile: BM rows of M × BN columns of K; slab of BK along N
+constexpr int PLANE_STAGES = 3, RAW_STAGES = 4; // TMA → wgmma pipeline depth (stages of 4 and 3 tiles)
+constexpr int CHUNK_SLABS = 8;                  // 8 slabs = 256 of N into a fresh accumulator, then one rounded add
+constexpr int TILE_BYTES = BM * BK * 4;         // one 128-row × 128-byte operand tile (16 KB)
+// a stage: A big, A small, Bᵀ big, Bᵀ small (or A raw, Bᵀ big, Bᵀ small); + alignment slack + barriers
+constexpr int SMEM_BYTES = std::max(PLANE_STAGES * 4, RAW_STAGES * 3) * TILE_BYTES + 1024 + 3 * 8 * RAW_STAGES;
 constexpr int SMALL_N = 16; // N ≤ SMALL_N: the FFMA kernel (the split fails the bound at N ≤ 3)
 constexpr int GROUP_M = 8;  // tile rows per raster group (L2 reuse)
 
@@ -140,6 +140,40 @@ __device__ __forceinline__ void wgmma_m64n128k8(float (&d)[64], uint64_t desc_a,
                  : "l"(desc_a), "l"(desc_b), "r"(scale_d));
 }
 
+// The same product with A from registers (a warp's 16×8 slice: a0 (r, c), a1 (r + 8, c), a2 (r, c + 4),
+// a3 (r + 8, c + 4); r = lane / 4, c = lane % 4), B from shared memory.
+__device__ __forceinline__ void wgmma_m64n128k8_rs(float (&d)[64], const uint32_t (&a)[4], uint64_t desc_b,
+                                                   int scale_d) {
+    asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %69, 0;\n"
+                 "wgmma.mma_async.sync.aligned.m64n128k8.f32.tf32.tf32 "
+                 "{%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, %16, %17, %18, %19, %20, %21, "
+                 "%22, %23, %24, %25, %26, %27, %28, %29, %30, %31, %32, %33, %34, %35, %36, %37, %38, %39, %40, %41, "
+                 "%42, %43, %44, %45, %46, %47, %48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, %59, %60, %61, "
+                 "%62, %63}, {%64, %65, %66, %67}, %68, p, 1, 1;\n}\n"
+                 : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]),
+                   "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]),
+                   "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]),
+                   "+f"(d[23]), "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]),
+                   "+f"(d[30]), "+f"(d[31]), "+f"(d[32]), "+f"(d[33]), "+f"(d[34]), "+f"(d[35]), "+f"(d[36]),
+                   "+f"(d[37]), "+f"(d[38]), "+f"(d[39]), "+f"(d[40]), "+f"(d[41]), "+f"(d[42]), "+f"(d[43]),
+                   "+f"(d[44]), "+f"(d[45]), "+f"(d[46]), "+f"(d[47]), "+f"(d[48]), "+f"(d[49]), "+f"(d[50]),
+                   "+f"(d[51]), "+f"(d[52]), "+f"(d[53]), "+f"(d[54]), "+f"(d[55]), "+f"(d[56]), "+f"(d[57]),
+                   "+f"(d[58]), "+f"(d[59]), "+f"(d[60]), "+f"(d[61]), "+f"(d[62]), "+f"(d[63])
+                 : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "l"(desc_b), "r"(scale_d));
+}
+
+// Keeps the fragment registers of wgmmas in flight alive (unmodified) up to this point.
+__device__ __forceinline__ void fence_fragments(uint32_t (&f)[4][4]) {
+#pragma unroll
+    for (int i = 0; i < 4; ++i) asm volatile("" : "+r"(f[i][0]), "+r"(f[i][1]), "+r"(f[i][2]), "+r"(f[i][3])::"memory");
+}
+
+__device__ __forceinline__ float lds_f32(uint32_t addr) {
+    float v;
+    asm volatile("ld.shared.f32 %0, [%1];\n" : "=f"(v) : "r"(addr));
+    return v;
+}
+
 __device__ __forceinline__ float tf32_rna(float x) {
     uint32_t r;
     asm("cvt.rna.tf32.f32 %0, %1;\n" : "=r"(r) : "f"(x));
@@ -204,80 +238,197 @@ __global__ void split_bt(const float *__restrict__ B, float *__restrict__ hi, fl
         }
 }
 
+// A consumer's fragments of one slab of a raw A tile (64 rows × 32 floats at `half`, 128-byte
+// rows, 128-byte swizzle), split as split_a splits: big = rna_tf32(x), small = rna_tf32(x − big).
+__device__ __forceinline__ void split_fragments(uint32_t half, int tid, uint32_t (&big)[BK / 8][4],
+                                                uint32_t (&small)[BK / 8][4]) {
+    const int warp = tid / 32, lane = tid % 32;
+    const uint32_t row = half + (warp * 16 + lane / 4) * 128 + (lane % 4) * 4;
+    const int swizzle = lane / 4; // the row's index modulo 8, the same for rows r and r + 8
+#pragma unroll
+    for (int kk = 0; kk < BK / 8; ++kk)
+#pragma unroll
+        for (int j = 0; j < 4; ++j) { // a0..a3: (r, c), (r + 8, c), (r, c + 4), (r + 8, c + 4)
+            const int chunk = 2 * kk + (j >> 1);
+            const float x = lds_f32(row + (j & 1) * 8 * 128 + ((chunk ^ swizzle) << 4));
+            const float b = tf32_rna(x);
+            big[kk][j] = __float_as_uint(b);
+            small[kk][j] = __float_as_uint(tf32_rna(x - b));
+        }
+}
+
+// How the GEMM gets its operands' TF32 parts.
+enum Operands {
+    PLANES, // both split into planes in memory first (split_a, split_bt): 4 tiles a stage
+    RAW_A,  // map_ah is A itself (FP32, map_al unused): each consumer splits its fragments of A's
+            // tile in registers and multiplies them by register-A wgmma; A is read once, not split
+            // into planes first. 3 tiles a stage, so 4 stages fit where 3 of 4 tiles did.
+    RAW_AB, // as RAW_A, and map_bl is B itself (FP32, 32 rows of N × 128 of K a box; map_bh
+            // unused): 3 warps of the loading warpgroup transpose and split it into the stage's
+            // Bᵀ tiles. 4 tiles a stage.
+};
+
+// RAW_AB's conversion: B's raw tile (32 rows of N × 128 of K, 512-byte rows) → the Bᵀ big and small
+// tiles (128 rows of K × 32 of N, 128-byte swizzle), one 16-byte chunk (4 of N for one k) a task;
+// a warp's lanes take 32 consecutive k, so its reads hit 32 banks and its stores 8 rows × 8 chunks.
+__device__ __forceinline__ void split_b_tile(uint32_t b_raw, uint32_t bh, uint32_t bl, int ctid, int threads) {
+    for (int task = ctid; task < BN * (BK / 4); task += threads) {
+        const int k = task % BN, c = task / BN;
+        float x[4];
+        uint32_t big[4], small[4];
+#pragma unroll
+        for (int q = 0; q < 4; ++q) {
+            x[q] = lds_f32(b_raw + (4 * c + q) * (BN * 4) + k * 4);
+            const float b = tf32_rna(x[q]);
+            big[q] = __float_as_uint(b);
+            small[q] = __float_as_uint(tf32_rna(x[q] - b));
+        }
+        const uint32_t at = k * 128 + ((c ^ (k & 7)) << 4);
+        asm volatile("st.shared.v4.b32 [%0], {%1, %2, %3, %4};\n" ::"r"(bh + at), "r"(big[0]), "r"(big[1]), "r"(big[2]),
+                     "r"(big[3])
+                     : "memory");
+        asm volatile("st.shared.v4.b32 [%0], {%1, %2, %3, %4};\n" ::"r"(bl + at), "r"(small[0]), "r"(small[1]),
+                     "r"(small[2]), "r"(small[3])
+                     : "memory");
+    }
+}
+
 // Main kernel: warpgroup 0 loads (one thread issues TMA), warpgroups 1 and 2 each own 64 rows × 128 columns.
-__global__ void __launch_bounds__(384, 1)
+template <Operands OPS> __global__ void __launch_bounds__(384, 1)
     tf32x3_gemm(const __grid_constant__ CUtensorMap map_ah, const __grid_constant__ CUtensorMap map_al,
                 const __grid_constant__ CUtensorMap map_bh, const __grid_constant__ CUtensorMap map_bl, float *out,
-                int M, int K, int slabs_total, int slabs_per_split, int tiles_m, int tiles_k, size_t split_stride) {
+                int M, int K, int slabs_total, int slabs_per_split, int splits, int tiles_m, int tiles_k,
+                size_t split_stride) {
+    constexpr bool RAW = OPS != PLANES;
+    constexpr int STAGES = OPS == RAW_A ? RAW_STAGES : PLANE_STAGES;
+    constexpr int STAGE_BYTES = OPS == RAW_A ? 3 * TILE_BYTES : 4 * TILE_BYTES;
+    constexpr int B_TILES = RAW ? TILE_BYTES : 2 * TILE_BYTES; // offset of Bᵀ's tiles in a stage
+    constexpr int B_RAW = 3 * TILE_BYTES;                      // RAW_AB: B's raw tile
+    constexpr int LOAD_BYTES = (OPS == PLANES ? 4 : OPS == RAW_A ? 3 : 2) * TILE_BYTES; // by TMA a stage
+    constexpr int CONVERTERS = 96; // RAW_AB: warps 1–3 of warpgroup 0
     extern __shared__ unsigned char smem_raw[];
     const uint32_t raw = smem_u32(smem_raw);
     const uint32_t base = (raw + 1023) & ~1023u; // 128-byte swizzle: tiles 1024-byte aligned
     const uint32_t bars = base + STAGES * STAGE_BYTES;
     auto full = [&](int s) { return bars + 8 * s; };
     auto empty = [&](int s) { return bars + 8 * (STAGES + s); };
+    auto ready = [&](int s) { return bars + 8 * (2 * STAGES + s); }; // RAW_AB: the Bᵀ tiles written
     const int wg = threadIdx.x / 128, tid = threadIdx.x % 128;
-
-    // grouped raster: GROUP_M tile rows sweep the tile columns together
-    const int tile = blockIdx.x, group_tiles = GROUP_M * tiles_k;
-    const int first_m = tile / group_tiles * GROUP_M, rows_in = min(tiles_m - first_m, GROUP_M);
-    const int tm = first_m + tile % group_tiles % rows_in, tk = tile % group_tiles / rows_in;
-    const int split = blockIdx.y;
-    const int s_begin = split * slabs_per_split, nslabs = min(slabs_total, s_begin + slabs_per_split) - s_begin;
 
     if (threadIdx.x == 0) {
         for (int s = 0; s < STAGES; ++s) {
             mbar_init(full(s), 1);
             mbar_init(empty(s), 2);
+            mbar_init(ready(s), CONVERTERS);
         }
         asm volatile("fence.mbarrier_init.release.cluster;\n" ::: "memory");
     }
     __syncthreads();
 
+    // Work items (tile, split) in raster order, split-major; a block takes every gridDim.x-th. The
+    // ring's position runs on across items (slab counter `it`), so the loader fetches the next
+    // item's first slabs while the consumers finish this one and store it.
+    const int tiles = tiles_m * tiles_k, items = tiles * splits;
+    auto locate = [&](int item, int &tm, int &tk, int &split, int &s_begin, int &nslabs) {
+        // grouped raster: GROUP_M tile rows sweep the tile columns together
+        const int tile = item % tiles, group_tiles = GROUP_M * tiles_k;
+        const int first_m = tile / group_tiles * GROUP_M, rows_in = min(tiles_m - first_m, GROUP_M);
+        tm = first_m + tile % group_tiles % rows_in, tk = tile % group_tiles / rows_in;
+        split = item / tiles;
+        s_begin = split * slabs_per_split, nslabs = min(slabs_total, s_begin + slabs_per_split) - s_begin;
+    };
+    int tm, tk, split, s_begin, nslabs;
+
     if (wg == 0) {
         asm volatile("setmaxnreg.dec.sync.aligned.u32 40;\n");
         if (tid == 0) {
-            for (int i = 0; i < nslabs; ++i) {
-                const int s = i % STAGES;
-                mbar_wait(empty(s), ((i / STAGES) & 1) ^ 1);
-                const uint32_t st = base + s * STAGE_BYTES;
-                mbar_expect_tx(full(s), STAGE_BYTES);
-                const int n0 = (s_begin + i) * BK;
-                tma_load_2d(st, &map_ah, full(s), n0, tm * BM);
-                tma_load_2d(st + TILE_BYTES, &map_al, full(s), n0, tm * BM);
-                tma_load_2d(st + 2 * TILE_BYTES, &map_bh, full(s), n0, tk * BN);
-                tma_load_2d(st + 3 * TILE_BYTES, &map_bl, full(s), n0, tk * BN);
+            for (int item = blockIdx.x, it = 0; item < items; item += gridDim.x) {
+                locate(item, tm, tk, split, s_begin, nslabs);
+                for (int i = 0; i < nslabs; ++i, ++it) {
+                    const int s = it % STAGES;
+                    mbar_wait(empty(s), ((it / STAGES) & 1) ^ 1);
+                    const uint32_t st = base + s * STAGE_BYTES;
+                    mbar_expect_tx(full(s), LOAD_BYTES);
+                    const int n0 = (s_begin + i) * BK;
+                    tma_load_2d(st, &map_ah, full(s), n0, tm * BM);
+                    if (OPS == PLANES) tma_load_2d(st + TILE_BYTES, &map_al, full(s), n0, tm * BM);
+                    if (OPS == RAW_AB) {
+                        tma_load_2d(st + B_RAW, &map_bl, full(s), tk * BN, n0);
+                    } else {
+                        tma_load_2d(st + B_TILES, &map_bh, full(s), n0, tk * BN);
+                        tma_load_2d(st + B_TILES + TILE_BYTES, &map_bl, full(s), n0, tk * BN);
+                    }
+                }
+            }
+        } else if (OPS == RAW_AB && tid >= 32) {
+            for (int item = blockIdx.x, it = 0; item < items; item += gridDim.x) {
+                locate(item, tm, tk, split, s_begin, nslabs);
+                for (int i = 0; i < nslabs; ++i, ++it) {
+                    const int s = it % STAGES;
+                    mbar_wait(full(s), (it / STAGES) & 1);
+                    const uint32_t st = base + s * STAGE_BYTES;
+                    split_b_tile(st + B_RAW, st + B_TILES, st + B_TILES + TILE_BYTES, tid - 32, CONVERTERS);
+                    // the tiles are read by wgmma (the async proxy): its view made current first
+                    asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory");
+                    mbar_arrive(ready(s));
+                }
             }
         }
-    } else {
-        asm volatile("setmaxnreg.inc.sync.aligned.u32 232;\n");
-        const int cw = wg - 1;
+        return;
+    }
+    asm volatile("setmaxnreg.inc.sync.aligned.u32 232;\n");
+    const int cw = wg - 1;
+    for (int item = blockIdx.x, it = 0; item < items; item += gridDim.x) {
+        locate(item, tm, tk, split, s_begin, nslabs);
         float total[64], acc[64];
 #pragma unroll
         for (int j = 0; j < 64; ++j) total[j] = 0.0f, acc[j] = 0.0f;
         for (int i = 0; i < nslabs;) {
             const int chunk_begin = i, chunk_end = min(i + CHUNK_SLABS, nslabs);
-            for (; i < chunk_end; ++i) {
-                const int s = i % STAGES;
-                mbar_wait(full(s), (i / STAGES) & 1);
+            for (; i < chunk_end; ++i, ++it) {
+                const int s = it % STAGES;
+                mbar_wait(full(s), (it / STAGES) & 1);
+                if (OPS == RAW_AB) mbar_wait(ready(s), (it / STAGES) & 1);
                 const uint32_t ah = base + s * STAGE_BYTES + cw * 64 * 128, al = ah + TILE_BYTES;
-                const uint32_t bh = base + s * STAGE_BYTES + 2 * TILE_BYTES, bl = bh + TILE_BYTES;
+                const uint32_t bh = base + s * STAGE_BYTES + B_TILES, bl = bh + TILE_BYTES;
                 const int keep = i != chunk_begin; // 0: the chunk's first product overwrites the accumulator
-                fence_operands(acc);
-                wgmma_fence();
+                if constexpr (RAW) {
+                    uint32_t big[BK / 8][4], small[BK / 8][4];
+                    split_fragments(ah, tid, big, small);
+                    fence_operands(acc);
+                    wgmma_fence();
 #pragma unroll
-                for (int kk = 0; kk < BK / 8; ++kk) { // small terms first, then big·big
-                    wgmma_m64n128k8(acc, smem_desc(al + 32 * kk), smem_desc(bh + 32 * kk), kk == 0 ? keep : 1);
-                    wgmma_m64n128k8(acc, smem_desc(ah + 32 * kk), smem_desc(bl + 32 * kk), 1);
-                    wgmma_m64n128k8(acc, smem_desc(ah + 32 * kk), smem_desc(bh + 32 * kk), 1);
+                    for (int kk = 0; kk < BK / 8; ++kk) { // small terms first, then big·big
+                        wgmma_m64n128k8_rs(acc, small[kk], smem_desc(bh + 32 * kk), kk == 0 ? keep : 1);
+                        wgmma_m64n128k8_rs(acc, big[kk], smem_desc(bl + 32 * kk), 1);
+                        wgmma_m64n128k8_rs(acc, big[kk], smem_desc(bh + 32 * kk), 1);
+                    }
+                    wgmma_commit();
+                    // the fragments are read until the products are done: no double buffer of
+                    // registers; the other consumer's products keep the tensor cores busy meanwhile
+                    wgmma_wait<0>();
+                    fence_fragments(big);
+                    fence_fragments(small);
+                    fence_operands(acc);
+                    if (tid == 0) mbar_arrive(empty(s));
+                } else {
+                    fence_operands(acc);
+                    wgmma_fence();
+#pragma unroll
+                    for (int kk = 0; kk < BK / 8; ++kk) { // small terms first, then big·big
+                        wgmma_m64n128k8(acc, smem_desc(al + 32 * kk), smem_desc(bh + 32 * kk), kk == 0 ? keep : 1);
+                        wgmma_m64n128k8(acc, smem_desc(ah + 32 * kk), smem_desc(bl + 32 * kk), 1);
+                        wgmma_m64n128k8(acc, smem_desc(ah + 32 * kk), smem_desc(bh + 32 * kk), 1);
+                    }
+                    wgmma_commit();
+                    wgmma_wait<1>(); // the previous slab's products are done: its stage goes back to the loader
+                    fence_operands(acc);
+                    if (tid == 0 && i != chunk_begin) mbar_arrive(empty((it - 1) % STAGES));
                 }
-                wgmma_commit();
-                wgmma_wait<1>(); // the previous slab's products are done: its stage goes back to the loader
-                fence_operands(acc);
-                if (tid == 0 && i != chunk_begin) mbar_arrive(empty((i - 1) % STAGES));
             }
             wgmma_wait<0>(); // chunk done: round it into the FP32 total
             fence_operands(acc);
-            if (tid == 0) mbar_arrive(empty((chunk_end - 1) % STAGES));
+            if (!RAW && tid == 0) mbar_arrive(empty((it - 1) % STAGES));
 #pragma unroll
             for (int j = 0; j < 64; ++j) total[j] += acc[j];
         }
@@ -350,6 +501,17 @@ bool make_map(CUtensorMap *map, float *base, int rows, int cols, int ld) {
                     CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE) == CUDA_SUCCESS;
 }
 
+// B itself (N×K) for RAW_AB: box 128 of K × 32 rows of N, no swizzle (split_b_tile reads it), zeros outside.
+bool make_raw_b_map(CUtensorMap *map, const float *B, int N, int K) {
+    const cuuint64_t dims[2] = {static_cast<cuuint64_t>(K), static_cast<cuuint64_t>(N)};
+    const cuuint64_t strides[1] = {static_cast<cuuint64_t>(K) * sizeof(float)};
+    const cuuint32_t box[2] = {BN, BK}, elem[2] = {1, 1};
+    auto fn = encode_tiled();
+    return fn && fn(map, CU_TENSOR_MAP_DATA_TYPE_FLOAT32, 2, const_cast<float *>(B), dims, strides, box, elem,
+                    CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_NONE, CU_TENSOR_MAP_L2_PROMOTION_L2_256B,
+                    CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE) == CUDA_SUCCESS;
+}
+
 // Device buffers grown when a larger one is needed and kept across calls: slot 0 holds the
 // split or residue planes, slot 1 the INT8 path's line statistics, which must outlive the
 // growth of slot 0 once the moduli count is known.
@@ -408,6 +570,21 @@ constexpr int Q_EPI_BYTES = 64 * QN; // a consumer warpgroup's residue bytes of 
 constexpr int Q_SMEM_BYTES = Q_STAGES * Q_STAGE_BYTES + 2 * Q_EPI_BYTES + 1024 + 64;
 constexpr int MAX_INT8_N = 65536;                   // |Σ r·s| ≤ N·2¹⁴ must fit the int32 accumulator
 constexpr int INT8_MIN_N = 512, INT8_MIN_MK = 1024; // below: the rung 11 path (see int8_shape)
+#ifndef R12_RAW_A // scripts/ladder-bench experiments only (0: A split into two planes before the GEMM)
+#define R12_RAW_A 1
+#endif
+// RAW_AB where B's split pass costs much beside the GEMM: few tile rows read each B plane (M ≤
+// R12_RAW_B_MAX_M), or a reduction too short for the conversion warps to hold the GEMM up (N ≤
+// R12_RAW_B_MAX_N). Elsewhere RAW_A: the conversion warps are slower than the tensor cores.
+#ifndef R12_RAW_B_MAX_M // scripts/ladder-bench experiments only
+#define R12_RAW_B_MAX_M 1024
+#endif
+#ifndef R12_RAW_B_MAX_N // scripts/ladder-bench experiments only
+#define R12_RAW_B_MAX_N 128
+#endif
+#ifndef R12_TF32_PERSISTENT // scripts/ladder-bench experiments only (0: one work item a block)
+#define R12_TF32_PERSISTENT 1
+#endif
 #ifndef INT8_MIN_WORK // scripts/ladder-bench experiments only (0: the INT8 path wherever the shape allows)
 #define INT8_MIN_WORK 6.0e10
 #endif
@@ -1154,8 +1331,10 @@ void solve_tf32x3(const float *A, const float *B, float *C, int M, int N, int K)
         return;
     }
     static const int sms = sms_count();
-    static const cudaError_t smem_raised =
-        cudaFuncSetAttribute(tf32x3_gemm, cudaFuncAttributeMaxDynamicSharedMemorySize, SMEM_BYTES);
+    static const cudaError_t smem_raised[3] = {
+        cudaFuncSetAttribute(tf32x3_gemm<PLANES>, cudaFuncAttributeMaxDynamicSharedMemorySize, SMEM_BYTES),
+        cudaFuncSetAttribute(tf32x3_gemm<RAW_A>, cudaFuncAttributeMaxDynamicSharedMemorySize, SMEM_BYTES),
+        cudaFuncSetAttribute(tf32x3_gemm<RAW_AB>, cudaFuncAttributeMaxDynamicSharedMemorySize, SMEM_BYTES)};
     (void)smem_raised;
     if (N <= SMALL_N) {
         run_small(A, B, C, M, N, K);
@@ -1171,25 +1350,37 @@ void solve_tf32x3(const float *A, const float *B, float *C, int M, int N, int K)
         per = ((slabs + splits - 1) / splits + CHUNK_SLABS - 1) / CHUNK_SLABS * CHUNK_SLABS;
         splits = (slabs + per - 1) / per;
     }
-    const size_t a_n = static_cast<size_t>(M) * ld, b_n = static_cast<size_t>(K) * ld;
+    // A's rows as TMA reads them (16-byte aligned): the GEMM splits A itself, no planes of A
+    const bool raw_a = R12_RAW_A && N % 4 == 0 && reinterpret_cast<uintptr_t>(A) % 16 == 0;
+    // and B's (rows of K): the GEMM's loading warpgroup splits B too, no planes at all
+    const bool raw_b = raw_a && (M <= R12_RAW_B_MAX_M || N <= R12_RAW_B_MAX_N) && K % 4 == 0 &&
+                       reinterpret_cast<uintptr_t>(B) % 16 == 0;
+    const size_t a_n = raw_a ? 0 : static_cast<size_t>(M) * ld, b_n = raw_b ? 0 : static_cast<size_t>(K) * ld;
     const size_t c_n = static_cast<size_t>(M) * K;
     const size_t floats = 2 * a_n + 2 * b_n + (splits > 1 ? splits * c_n : 0);
     float *ws = workspace(floats * sizeof(float));
     CUtensorMap maps[4];
     float *ah = ws, *al = ws + a_n, *bh = ws + 2 * a_n, *bl = bh + b_n, *parts = bl + b_n;
-    if (!ws || !make_map(&maps[0], ah, M, N, ld) || !make_map(&maps[1], al, M, N, ld) ||
-        !make_map(&maps[2], bh, K, N, ld) || !make_map(&maps[3], bl, K, N, ld)) {
+    bool mapped = ws && (raw_b ? make_raw_b_map(&maps[3], B, N, K) // maps[2] unused
+                               : make_map(&maps[2], bh, K, N, ld) && make_map(&maps[3], bl, K, N, ld));
+    if (raw_b) maps[2] = maps[3];
+    if (raw_a)
+        mapped = mapped && make_map(&maps[0], const_cast<float *>(A), M, N, N); // maps[1] unused
+    else
+        mapped = mapped && make_map(&maps[0], ah, M, N, ld) && make_map(&maps[1], al, M, N, ld);
+    if (raw_a) maps[1] = maps[0];
+    if (!mapped) {
         run_small(A, B, C, M, N, K); // no workspace or no tensor maps: slow but correct
         cudaDeviceSynchronize();
         return;
     }
-    const bool vec4 = N % 4 == 0 && reinterpret_cast<uintptr_t>(A) % 16 == 0;
-    split_a<<<sms * 8, 256>>>(A, ah, al, M, N, ld, vec4);
+    if (!raw_a) split_a<<<sms * 8, 256>>>(A, ah, al, M, N, ld, N % 4 == 0 && reinterpret_cast<uintptr_t>(A) % 16 == 0);
     const dim3 tgrid(std::min((K + 31) / 32, 1 << 20), std::min((N + 31) / 32, 65535));
-    split_bt<<<tgrid, dim3(32, 8)>>>(B, bh, bl, N, K, ld);
-    const dim3 grid(tiles, splits);
-    tf32x3_gemm<<<grid, 384, SMEM_BYTES>>>(maps[0], maps[1], maps[2], maps[3], splits > 1 ? parts : C, M, K, slabs, per,
-                                           tiles_m, tiles_k, splits > 1 ? c_n : 0);
+    if (!raw_b) split_bt<<<tgrid, dim3(32, 8)>>>(B, bh, bl, N, K, ld);
+    const int blocks = R12_TF32_PERSISTENT ? std::min(sms, tiles * splits) : tiles * splits;
+    auto *gemm = raw_b ? tf32x3_gemm<RAW_AB> : raw_a ? tf32x3_gemm<RAW_A> : tf32x3_gemm<PLANES>;
+    gemm<<<blocks, 384, SMEM_BYTES>>>(maps[0], maps[1], maps[2], maps[3], splits > 1 ? parts : C, M, K, slabs, per,
+                                      splits, tiles_m, tiles_k, splits > 1 ? c_n : 0);
     if (splits > 1) sum_splits<<<sms * 8, 256>>>(parts, C, c_n, splits);
     cudaDeviceSynchronize();
 }
