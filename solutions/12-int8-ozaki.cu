@@ -52,8 +52,8 @@
 // 32768×1024×96 75.4 2.432×, 512×32768×512 83.8 1.815×, 3001×2999×3003 86.2 2.112×; score
 // (geometric mean over the nine) 2.572× (in the same run: RAW_A only 2.538×, RAW_AB wherever
 // possible 2.420×; in another, the planes with the persistent GEMM 2.048×, RAW_A 2.510×).
-// `./judge rank` in one run: 2.443× (99% interval 2.437–2.449; 1.910× before the change);
-// perf/01 311%, perf/02 373%, rank/01 354%.
+// `./judge rank` in one run: 2.465× (99% interval 2.462–2.468; 1.910× before the change);
+// perf/01 313%, perf/02 372%, rank/01 353%.
 // ncu (H100): 32768×1024×96 tf32x3_gemm<RAW_A> 70.9 µs + split_bt 4.3 (before: split_a 139 +
 // GEMM 103); 512×32768×512 tf32x3_gemm<RAW_AB> 188.4 + sum_splits 6.1; cuBLAS 186.9 and 354.
 // At 4096³ before the last INT8 change (7 moduli): int8_gemm 663 µs (1,451 TOPS), quantize_a 61
